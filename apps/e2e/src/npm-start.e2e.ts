@@ -1,0 +1,77 @@
+/** `npm start` brings the whole system up on loopback, and SIGINT leaves no process behind (FerretDB included). */
+import { execFileSync, spawn } from 'node:child_process';
+import { freePort, http, makeTempDir, testStack, waitForHttpOk } from '@platform/testing';
+
+const stack = testStack();
+
+function descendants(pid: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start', () => {
+  it('when started and then interrupted with SIGINT, then every process it started is gone', async () => {
+    const data = makeTempDir('npm-start-');
+    const names = ['rest', 'gateway', 'users', 'items', 'auth', 'posts', 'mongo', 'redis'];
+    const ports: Record<string, string> = {};
+    for (const name of names) ports[`${name.toUpperCase()}_PORT`] = String(await freePort());
+    const child = spawn(process.execPath, ['tools/start.mjs'], {
+      cwd: stack.rootDir,
+      env: { ...process.env, ...ports, DATA_DIR: data.path, LOG_LEVEL: 'warn', TEST_STACK: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitForHttpOk(`http://127.0.0.1:${ports['REST_PORT']}/readyz`, 90_000, () => child.exitCode === null);
+      expect(output).toContain(`http://127.0.0.1:${ports['REST_PORT']}`);
+      const listeners = execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' });
+      for (const port of Object.values(ports)) {
+        const locals = listeners
+          .split('\n')
+          .map((l) => l.trim().split(/\s+/)[3] ?? '')
+          .filter((address) => address.endsWith(`:${port}`));
+        expect({ port, locals }).toEqual({ port, locals: [`127.0.0.1:${port}`] });
+      }
+      expect((await http.get(`http://127.0.0.1:${ports['GATEWAY_PORT']}/healthz`)).status).toBe(200);
+      const pids = descendants(child.pid!);
+      expect(pids.length).toBeGreaterThanOrEqual(8);
+      const ferret = execFileSync('ps', ['-o', 'args=', '-p', pids.join(',')], { encoding: 'utf8' });
+      expect(ferret).toContain('--telemetry=disable');
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
+      const left = pids.filter(alive);
+      const described = left.length ? execFileSync('ps', ['-o', 'pid=,stat=,args=', '-p', left.join(',')], { encoding: 'utf8' }) : '';
+      expect(described).toBe('');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      data.remove();
+    }
+  }, 150_000);
+});

@@ -1,0 +1,28 @@
+/** The REST facade's settings (CONTRACT.md "Configuration"), parsed once at start. */
+import { z } from 'zod';
+import { booleanFlag, commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+
+const schema = commonEnvironment.extend({
+  PORT: port(3000),
+  GATEWAY_URL: z.string().url().default('http://127.0.0.1:4000/graphql'),
+  GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  ERROR_FORMAT: z.enum(['detail', 'envelope', 'flat']).default('detail'),
+  VALIDATION_STATUS: z.enum(['400', '422']).default('422').transform((v) => Number(v) as 400 | 422),
+  LOGIN_FAILURE_STATUS: z.enum(['400', '401']).default('401').transform((v) => Number(v) as 400 | 401),
+  USERS_LIST_STYLE: z.enum(['auto', 'offset', 'page']).default('auto'),
+  REDIS_URL: z.string().optional(),
+  RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
+  LOGIN_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(10),
+  API_KEY_PROTECTION: booleanFlag(true),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  CORS_ORIGINS: z.string().default(''),
+  TRUST_PROXY: z.string().default('false'),
+});
+
+export type RestEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+
+export function loadRestEnvironment(source?: Record<string, string | undefined>): RestEnvironment {
+  const env = loadEnvironment(schema, source ? { source, exitOnError: false } : {});
+  return { ...env, jwtSecret: resolveJwtSecret(env) };
+}

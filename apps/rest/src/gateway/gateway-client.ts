@@ -1,0 +1,83 @@
+/**
+ * The facade's only way to data: fixed GraphQL operation documents (so the gateway's parse and plan caches hit)
+ * sent with variables over a keep-alive pool; GraphQL errors come back as AppErrors, a dead gateway as a 503.
+ */
+import { Pool } from 'undici';
+import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
+import { REQUEST_ID_HEADER } from '@platform/logging';
+
+/** A named operation document; the result type is carried for the caller. */
+export interface Operation<TData> {
+  readonly name: string;
+  readonly document: string;
+  /** Phantom field: never set, only typed. */
+  readonly __data?: TData;
+}
+
+export const operation = <TData>(name: string, document: string): Operation<TData> => ({ name, document });
+
+export interface CallCredentials {
+  authorization?: string | undefined;
+  apiKey?: string | undefined;
+  requestId: string;
+}
+
+interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: GraphQLErrorLike[];
+}
+
+export class GatewayClient {
+  private readonly pool: Pool;
+  private readonly path: string;
+
+  constructor(
+    url: string,
+    private readonly timeoutMs: number,
+  ) {
+    const parsed = new URL(url);
+    this.pool = new Pool(parsed.origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.path = parsed.pathname;
+  }
+
+  async execute<TData>(op: Operation<TData>, variables: Record<string, unknown>, credentials: CallCredentials): Promise<TData> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [REQUEST_ID_HEADER]: credentials.requestId,
+    };
+    if (credentials.authorization) headers['authorization'] = credentials.authorization;
+    if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
+    let payload: GraphQLResponse<TData>;
+    try {
+      const response = await this.pool.request({
+        method: 'POST',
+        path: this.path,
+        headers,
+        body: JSON.stringify({ operationName: op.name, query: op.document, variables }),
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      payload = (await response.body.json()) as GraphQLResponse<TData>;
+    } catch (error) {
+      throw unavailable(error);
+    }
+    const first = payload.errors?.[0];
+    if (first) throw fromGatewayError(first);
+    if (payload.data === undefined || payload.data === null) throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+    return payload.data;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+const unavailable = (cause: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { cause, headers: { 'retry-after': '5' } });
+
+/** A subgraph the gateway could not reach surfaces as a 503 with Retry-After, not as a generic 500. */
+function fromGatewayError(error: GraphQLErrorLike): AppError {
+  const code = error.extensions?.['code'];
+  if (code === 'SERVICE_UNAVAILABLE') return unavailable(error.message);
+  return fromGraphQLError(error);
+}

@@ -1,0 +1,90 @@
+/** Turns route declarations into an express router: credentials, validation, the handler, and 405 with `Allow`. */
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import { AppError } from '@platform/errors';
+import { parseInput } from '@platform/contracts';
+import type { GatewayClient } from '../gateway/gateway-client';
+import type { RestEnvironment } from '../environment';
+import type { RouteDefinition } from './route';
+import { apiKeyFrom } from './credentials';
+import { requestIdOf } from './request-context';
+
+export interface RouterDeps {
+  gateway: GatewayClient;
+  env: RestEnvironment;
+  /** API version this router serves (mounted under /v1 or /v2); undefined for the unversioned paths. */
+  version?: number;
+}
+
+const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+export function createRouter(routes: readonly RouteDefinition[], deps: RouterDeps): Router {
+  const router = Router({ strict: false, caseSensitive: true });
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const methods = methodsByPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method.toUpperCase());
+    if (route.method === 'get') methods.add('HEAD');
+    methodsByPath.set(route.path, methods);
+    router[route.method](route.path, (req: Request, res: Response, next: NextFunction) => {
+      handle(route, req, res, deps).catch(next);
+    });
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].sort().join(', ');
+    router.all(path, (_req: Request, _res: Response, next: NextFunction) => {
+      next(new AppError('METHOD_NOT_ALLOWED', 'Method not allowed', { headers: { allow } }));
+    });
+  }
+  return router;
+}
+
+async function handle(route: RouteDefinition, req: Request, res: Response, deps: RouterDeps): Promise<void> {
+  const authorization = req.headers.authorization || undefined;
+  const apiKey = deps.env.API_KEY_PROTECTION && route.security === 'bearer-or-api-key' ? apiKeyFrom(req) : undefined;
+  if (route.security === 'bearer' && !authorization) throw notAuthenticated();
+  if (route.security === 'bearer-or-api-key' && !authorization && !apiKey) throw notAuthenticated();
+
+  const params = parsePart(route.params, req.params, route.invalidParamsStatus === 400);
+  const query = parsePart(route.query, req.query, false);
+  let body: unknown;
+  if (route.body) {
+    const accepted = route.bodyTypes ?? ['json'];
+    if (!accepted.some((type) => req.is(MEDIA_TYPES[type]))) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be ${accepted.map((t) => MEDIA_TYPES[t]).join(' or ')}`);
+    }
+    body = parseInput(route.body, req.body ?? {});
+  }
+
+  const result = await route.handler({
+    params,
+    query,
+    body,
+    credentials: { authorization, apiKey, requestId: requestIdOf(res) },
+    version: deps.version,
+    gateway: deps.gateway,
+    env: deps.env,
+    request: req,
+  });
+  if (result.headers) res.set(result.headers);
+  if (result.body === undefined || result.status === 204) {
+    res.status(result.status).end();
+  } else {
+    res.status(result.status).json(result.body);
+  }
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, invalidIsBadRequest: boolean): unknown {
+  if (!schema) return value;
+  try {
+    return parseInput(schema, value ?? {});
+  } catch (error) {
+    if (invalidIsBadRequest && error instanceof AppError) {
+      throw new AppError('BAD_REQUEST', error.message, error.details ? { details: error.details } : {});
+    }
+    throw error;
+  }
+}
+
+const notAuthenticated = () =>
+  new AppError('UNAUTHENTICATED', 'Not authenticated', { headers: { 'www-authenticate': 'Bearer' } });

@@ -1,0 +1,67 @@
+/**
+ * A REST route is declared once: method, path, security, zod schemas for params, query and body, and responses.
+ * The same declaration validates requests, registers the express handler and generates the OpenAPI document.
+ */
+import type { Request } from 'express';
+import type { z } from 'zod';
+import type { GatewayClient, CallCredentials } from '../gateway/gateway-client';
+import type { RestEnvironment } from '../environment';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** public: no credential; bearer: a JWT; bearer-or-api-key: a JWT or an API key (header, query or cookie). */
+export type Security = 'public' | 'bearer' | 'bearer-or-api-key';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  credentials: CallCredentials;
+  /** The API version the request asked for (CONTRACT.md "Versioning"); undefined means current. */
+  version: number | undefined;
+  gateway: GatewayClient;
+  env: RestEnvironment;
+  request: Request;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** Express-style path (`/users/:user_id`); OpenAPI shows `{user_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: Security;
+  /** Scope the operation needs, documented in OpenAPI (the subgraphs enforce it). */
+  scope?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Accepted request media types; JSON by default. */
+  bodyTypes?: ReadonlyArray<'json' | 'form'>;
+  /** Status for invalid path parameters: validation (VALIDATION_STATUS) by default, or 400 as for item ids. */
+  invalidParamsStatus?: 'validation' | 400;
+  responses: Record<number, ResponseSpec>;
+  handler: (context: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<RouteResult>;
+}
+
+/** Identity helper that keeps the schema types flowing into the handler. */
+export const defineRoute = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  route: RouteDefinition<P, Q, B>,
+): RouteDefinition => route as unknown as RouteDefinition;

@@ -1,0 +1,51 @@
+/** Assembles the users subgraph from its dependencies; main.ts listens, tests call it in-process. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Db } from 'mongodb';
+import type { ApolloServer } from '@apollo/server';
+import type { Logger } from '@platform/logging';
+import { authenticateRequest, createGraphQLHandler, createSubgraphServer } from '@platform/service';
+import typeDefs from './schema.graphql';
+import { UserRepository } from './data-access/user-repository';
+import { UserService, type CredentialStore } from './domain/user-service';
+import { createUserLoaders, type UsersContext } from './context';
+import { userResolvers } from './resolvers/user-resolvers';
+import { queryResolvers } from './resolvers/query-resolvers';
+import { mutationResolvers } from './resolvers/mutation-resolvers';
+
+export interface UsersAppDeps {
+  db: Db;
+  logger: Logger;
+  jwtSecret: string;
+  production: boolean;
+  maxBodyBytes: number;
+  credentials: CredentialStore;
+}
+
+export interface UsersApp {
+  server: ApolloServer<UsersContext>;
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
+  const repository = new UserRepository(deps.db);
+  const users = new UserService(repository, deps.credentials, deps.logger);
+  const server = createSubgraphServer<UsersContext>(
+    typeDefs,
+    { ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    { production: deps.production },
+  );
+  await server.start();
+  const handler = createGraphQLHandler<UsersContext>({
+    server,
+    maxBodyBytes: deps.maxBodyBytes,
+    logger: deps.logger,
+    context: async (req, requestId, logger) => ({
+      ...authenticateRequest(req.headers, deps.jwtSecret),
+      requestId,
+      logger,
+      loaders: createUserLoaders(repository),
+      services: { users },
+    }),
+  });
+  return { server, handler };
+}

@@ -1,0 +1,27 @@
+/** Per-request context of the users subgraph: caller, request id, logger, batched loaders, services. */
+import DataLoader from 'dataloader';
+import type { AppError } from '@platform/errors';
+import type { Principal } from '@platform/auth';
+import type { Logger } from '@platform/logging';
+import type { UserDocument, UserRepository } from './data-access/user-repository';
+import type { UserService } from './domain/user-service';
+
+export interface UsersContext {
+  principal: Principal | null;
+  authError: AppError | null;
+  requestId: string;
+  logger: Logger;
+  loaders: { userById: DataLoader<number, UserDocument | null> };
+  services: { users: UserService };
+}
+
+/** One `$in` query per request for every user entity the gateway asks about. */
+export function createUserLoaders(repository: UserRepository): UsersContext['loaders'] {
+  return {
+    userById: new DataLoader<number, UserDocument | null>(async (ids) => {
+      const found = await repository.findByIds(ids);
+      const byId = new Map(found.map((u) => [u._id, u]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+  };
+}

@@ -1,0 +1,18 @@
+/** The users subgraph's settings, parsed once at start. */
+import { z } from 'zod';
+import { commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+
+const schema = commonEnvironment.extend({
+  PORT: port(4001),
+  MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
+  MONGO_DB: z.string().min(1).default('api_users'),
+  AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+});
+
+export type UsersEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+
+export function loadUsersEnvironment(): UsersEnvironment {
+  const env = loadEnvironment(schema);
+  return { ...env, jwtSecret: resolveJwtSecret(env) };
+}

@@ -1,0 +1,109 @@
+// @ts-check
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const testFiles = ['**/*.spec.ts', '**/*.test.ts', '**/*.e2e.ts', '**/*.bench.ts', '**/test/**/*.ts'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', '.nx/**', '**/__generated__/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-process-env': 'error',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:service', 'type:testing'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+            { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:rest'] },
+            { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
+            { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
+            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
+            { sourceTag: 'scope:posts', onlyDependOnLibsWithTags: ['scope:shared', 'scope:posts'] },
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Production code never reaches the test kit; only tests and dev tooling do.
+    files: ['apps/**/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: [...testFiles, 'libs/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@platform/testing', message: 'Production code never imports the test kit.' }] }],
+    },
+  },
+  {
+    // Only the framework each layer owns (STYLE.md dependency rules).
+    files: ['apps/{users,items,auth,posts,gateway}/src/**/*.ts', 'libs/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'express', message: 'express belongs to the rest app only.' },
+            { name: '@platform/testing', message: 'Production code never imports the test kit.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/{users,items,auth,posts,rest}/src/**/*.ts', 'libs/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportDeclaration[source.value='@apollo/gateway']", message: '@apollo/gateway belongs to the gateway app only.' },
+      ],
+    },
+  },
+  {
+    // environment.ts is the one place per service that reads process.env; the config lib and the test kit too.
+    files: ['**/environment.ts', 'libs/config/**/*.ts', 'libs/testing/**/*.ts', ...testFiles, 'tools/**', 'bench/**'],
+    rules: { 'no-process-env': 'off' },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
+    rules: { 'no-process-env': 'off', '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Test helpers hand back parsed JSON bodies; tests assert on them field by field.
+    files: ['libs/testing/src/http-client.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

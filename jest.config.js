@@ -1,0 +1,34 @@
+// Test kinds by suffix (STYLE.md): *.spec.ts unit (no I/O); *.test.ts component and *.e2e.ts whole stack, both
+// against the real processes, FerretDB and redis-server that globalSetup starts once per run.
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  moduleNameMapper,
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }],
+    '^.+\\.graphql$': '<rootDir>/tools/jest-text-transform.cjs',
+  },
+  moduleFileExtensions: ['ts', 'js', 'json', 'graphql'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/'],
+};
+
+module.exports = {
+  maxWorkers: 2,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'stack',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.test.ts', '<rootDir>/apps/**/*.e2e.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};

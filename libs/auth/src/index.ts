@@ -1,0 +1,22 @@
+/** Security in one place: JWT (HS256 pinned), roles and scopes, password hashing, secret-token digests. */
+export {
+  ALL_SCOPES,
+  READ_SCOPES,
+  ROLES,
+  type Role,
+  type Scope,
+  isScope,
+  scopesForRole,
+  parseScopeList,
+} from './scopes';
+export { type Principal, requirePrincipal, requireScope, isAdmin, canWriteAsOwner, requireOwnerOrAdmin } from './principal';
+export {
+  signAccessToken,
+  verifyAccessToken,
+  signInternalToken,
+  principalFromToken,
+  bearerTokenFrom,
+  type AccessTokenClaims,
+} from './jwt';
+export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords';
+export { generateSecretToken, digestSecret, digestsEqual } from './secret-tokens';

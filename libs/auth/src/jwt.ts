@@ -1,0 +1,64 @@
+/** Access tokens: HS256 only, on signing and on verifying; `sub` is the username, `uid` the user id. */
+import jwt from 'jsonwebtoken';
+import { AppError } from '@platform/errors';
+import type { Principal } from './principal';
+import { ROLES, type Role } from './scopes';
+
+export interface AccessTokenClaims {
+  sub: string;
+  uid: number | null;
+  role: Role;
+  scopes: string[];
+  /** `user` for logins, `api-key` for a key exchanged at the gateway, `service` for internal calls. */
+  kind: Principal['kind'];
+  exp?: number;
+  iat?: number;
+}
+
+const ALGORITHM = 'HS256' as const;
+
+export function signAccessToken(claims: Omit<AccessTokenClaims, 'exp' | 'iat'>, secret: string, ttlSeconds: number): string {
+  return jwt.sign(claims, secret, { algorithm: ALGORITHM, expiresIn: ttlSeconds });
+}
+
+/** A short-lived token one service presents to another (scope `internal`). */
+export function signInternalToken(service: string, secret: string): string {
+  return signAccessToken({ sub: `service:${service}`, uid: null, role: 'admin', scopes: ['internal'], kind: 'service' }, secret, 300);
+}
+
+const invalidToken = () => new AppError('UNAUTHENTICATED', 'Invalid token');
+
+export function verifyAccessToken(token: string, secret: string): AccessTokenClaims {
+  let payload: unknown;
+  try {
+    payload = jwt.verify(token, secret, { algorithms: [ALGORITHM] });
+  } catch {
+    throw invalidToken();
+  }
+  if (typeof payload !== 'object' || payload === null) throw invalidToken();
+  const claims = payload as Record<string, unknown>;
+  if (typeof claims['sub'] !== 'string' || claims['sub'] === '') throw invalidToken();
+  if (typeof claims['exp'] !== 'number') throw invalidToken();
+  const role = claims['role'];
+  const scopes = claims['scopes'];
+  const uid = claims['uid'];
+  const kind = claims['kind'] ?? 'user';
+  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) throw invalidToken();
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw invalidToken();
+  if (!(uid === null || (typeof uid === 'number' && Number.isInteger(uid)))) throw invalidToken();
+  if (kind !== 'user' && kind !== 'api-key' && kind !== 'service') throw invalidToken();
+  return { sub: claims['sub'], uid, role: role as Role, scopes: scopes as string[], kind, exp: claims['exp'] };
+}
+
+export function principalFromToken(token: string, secret: string): Principal {
+  const claims = verifyAccessToken(token, secret);
+  return { kind: claims.kind, userId: claims.uid, username: claims.sub, role: claims.role, scopes: claims.scopes };
+}
+
+/** The token of an `Authorization: Bearer <token>` header; null when absent, an AppError when malformed. */
+export function bearerTokenFrom(header: string | undefined): string | null {
+  if (header === undefined || header === '') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw invalidToken();
+  return match[1];
+}

@@ -1,0 +1,39 @@
+/** Who is calling, and the checks every resolver applies: authenticated, scoped, owner or admin. */
+import { AppError } from '@platform/errors';
+import type { Role, Scope } from './scopes';
+
+export interface Principal {
+  kind: 'user' | 'api-key' | 'service';
+  /** The user the call acts for (the key's creator for API keys); absent for bootstrap keys and services. */
+  userId: number | null;
+  username: string;
+  role: Role;
+  scopes: readonly string[];
+}
+
+/** Throws the authentication error the context recorded, or `Not authenticated` when there was no credential. */
+export function requirePrincipal(principal: Principal | null, authError?: AppError | null): Principal {
+  if (authError) throw authError;
+  if (!principal) throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+  return principal;
+}
+
+export function requireScope(principal: Principal | null, scope: Scope, authError?: AppError | null): Principal {
+  const p = requirePrincipal(principal, authError);
+  if (!p.scopes.includes(scope)) {
+    throw new AppError('FORBIDDEN', `Not enough permissions. Required: ${scope}`);
+  }
+  return p;
+}
+
+export const isAdmin = (principal: Principal): boolean => principal.role === 'admin' && principal.kind !== 'service';
+
+/** A member may write only records it owns; an admin may write all. */
+export const canWriteAsOwner = (principal: Principal, ownerId: number | null | undefined): boolean =>
+  isAdmin(principal) || (principal.userId !== null && ownerId !== null && ownerId !== undefined && principal.userId === ownerId);
+
+export function requireOwnerOrAdmin(principal: Principal, ownerId: number | null | undefined): void {
+  if (!canWriteAsOwner(principal, ownerId)) {
+    throw new AppError('FORBIDDEN', 'Not enough permissions: you may only modify your own records');
+  }
+}

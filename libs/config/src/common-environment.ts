@@ -1,0 +1,27 @@
+/** Environment pieces every process shares: runtime mode, logging, bind address and the token settings. */
+import { z } from 'zod';
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(value)));
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Loopback by default: nothing listens beyond 127.0.0.1 unless a deployment says so (containers set 0.0.0.0). */
+export const host = () => z.string().min(1).default('127.0.0.1');
+
+export const commonEnvironment = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: host(),
+  JWT_SECRET: z.string().optional(),
+  DATA_DIR: z.string().default('.data'),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(1800),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type CommonEnvironment = z.infer<typeof commonEnvironment>;
+
+export const isProduction = (env: { NODE_ENV: string }): boolean => env.NODE_ENV === 'production';

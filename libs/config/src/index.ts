@@ -1,0 +1,11 @@
+/** Parses a service's environment once at start with zod: every problem is printed, then the process exits 1. */
+export { loadEnvironment, EnvironmentError } from './load-environment';
+export {
+  booleanFlag,
+  commonEnvironment,
+  port,
+  host,
+  isProduction,
+  type CommonEnvironment,
+} from './common-environment';
+export { resolveJwtSecret } from './jwt-secret';

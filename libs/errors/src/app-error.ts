@@ -1,0 +1,54 @@
+/** AppError: a domain error with a registry code; `isCatastrophic` marks failures the process should not survive. */
+import { ERROR_CODES, type ErrorCode } from './error-codes';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ResourceRef {
+  type: string;
+  id: string;
+}
+
+export class AppError extends Error {
+  readonly details: FieldError[] | undefined;
+  readonly resource: ResourceRef | undefined;
+  readonly isCatastrophic: boolean;
+  /** Extra response headers the error implies (Allow, Retry-After). */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: {
+      details?: FieldError[];
+      resource?: ResourceRef;
+      cause?: unknown;
+      isCatastrophic?: boolean;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.details = options.details;
+    this.resource = options.resource;
+    this.isCatastrophic = options.isCatastrophic ?? false;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export const validationError = (details: FieldError[], message?: string): AppError =>
+  new AppError('BAD_USER_INPUT', message ?? describeFields(details), { details });
+
+export const notFound = (type: string, id: string | number): AppError =>
+  new AppError('NOT_FOUND', `${type} ${id} not found`, { resource: { type, id: String(id) } });
+
+function describeFields(details: FieldError[]): string {
+  if (details.length === 0) return 'Validation failed';
+  return `Validation failed: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`;
+}

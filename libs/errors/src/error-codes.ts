@@ -1,0 +1,21 @@
+/** The registry: each machine code (also GraphQL `extensions.code`) with its HTTP status and envelope errorCode. */
+export const ERROR_CODES = {
+  BAD_USER_INPUT: { status: 422, errorCode: 'INVALID_INPUT' },
+  BAD_REQUEST: { status: 400, errorCode: 'BAD_REQUEST' },
+  UNAUTHENTICATED: { status: 401, errorCode: 'UNAUTHENTICATED' },
+  LOGIN_FAILED: { status: 401, errorCode: 'LOGIN_FAILED' },
+  FORBIDDEN: { status: 403, errorCode: 'FORBIDDEN' },
+  NOT_FOUND: { status: 404, errorCode: 'NOT_FOUND' },
+  METHOD_NOT_ALLOWED: { status: 405, errorCode: 'METHOD_NOT_ALLOWED' },
+  CONFLICT: { status: 409, errorCode: 'CONFLICT' },
+  PAYLOAD_TOO_LARGE: { status: 413, errorCode: 'PAYLOAD_TOO_LARGE' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, errorCode: 'UNSUPPORTED_MEDIA_TYPE' },
+  RATE_LIMITED: { status: 429, errorCode: 'RATE_LIMITED' },
+  INTERNAL_SERVER_ERROR: { status: 500, errorCode: 'INTERNAL_ERROR' },
+  SERVICE_UNAVAILABLE: { status: 503, errorCode: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, { status: number; errorCode: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);

@@ -1,0 +1,72 @@
+/** AppError <-> GraphQLError: subgraphs throw with `extensions.code`; the facade turns them back into AppErrors. */
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, type FieldError } from './app-error';
+import { isErrorCode } from './error-codes';
+
+export interface GraphQLErrorLike {
+  message: string;
+  path?: ReadonlyArray<string | number>;
+  extensions?: Record<string, unknown>;
+}
+
+export function toGraphQLError(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: {
+      code: error.code,
+      ...(error.details ? { details: error.details } : {}),
+      ...(error.resource ? { resourceType: error.resource.type, resourceId: error.resource.id } : {}),
+    },
+  });
+}
+
+const GENERIC_INTERNAL = 'Internal server error';
+
+/**
+ * Apollo `formatError` for every server: domain codes pass through, GraphQL's own request errors are client
+ * errors, anything else becomes a generic INTERNAL_SERVER_ERROR with no stack, driver text or configuration.
+ */
+export function maskGraphQLError(formatted: GraphQLFormattedError, original: unknown): GraphQLFormattedError {
+  const code = formatted.extensions?.['code'];
+  const cause = original instanceof GraphQLError ? original.originalError : original;
+  if (cause instanceof AppError) {
+    return { ...formatted, message: cause.message, extensions: toGraphQLError(cause).extensions };
+  }
+  if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') {
+    const { stacktrace: _drop, exception: _drop2, ...rest } = formatted.extensions ?? {};
+    return { ...formatted, extensions: rest };
+  }
+  if (
+    code === 'GRAPHQL_VALIDATION_FAILED' ||
+    code === 'GRAPHQL_PARSE_FAILED' ||
+    code === 'PERSISTED_QUERY_NOT_FOUND' ||
+    code === 'OPERATION_RESOLUTION_FAILURE'
+  ) {
+    return { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), extensions: { code } };
+  }
+  return {
+    message: GENERIC_INTERNAL,
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  };
+}
+
+/** The facade's view of a GraphQL error: known codes keep their meaning, everything else is a 500. */
+export function fromGraphQLError(error: GraphQLErrorLike): AppError {
+  const extensions = error.extensions ?? {};
+  const code = extensions['code'];
+  if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED') {
+    return new AppError('BAD_REQUEST', error.message);
+  }
+  if (!isErrorCode(code) || code === 'INTERNAL_SERVER_ERROR') {
+    return new AppError('INTERNAL_SERVER_ERROR', GENERIC_INTERNAL);
+  }
+  const details = Array.isArray(extensions['details']) ? (extensions['details'] as FieldError[]) : undefined;
+  const resourceType = extensions['resourceType'];
+  const resourceId = extensions['resourceId'];
+  return new AppError(code, error.message, {
+    ...(details ? { details } : {}),
+    ...(typeof resourceType === 'string' && (typeof resourceId === 'string' || typeof resourceId === 'number')
+      ? { resource: { type: resourceType, id: String(resourceId) } }
+      : {}),
+  });
+}

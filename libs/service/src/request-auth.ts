@@ -1,0 +1,22 @@
+/** Turns a request's bearer token into a Principal; a bad token is recorded, and thrown only where auth is needed. */
+import type { IncomingHttpHeaders } from 'node:http';
+import { bearerTokenFrom, principalFromToken, type Principal } from '@platform/auth';
+import { AppError } from '@platform/errors';
+
+export interface RequestAuth {
+  principal: Principal | null;
+  authError: AppError | null;
+}
+
+export function authenticateRequest(headers: IncomingHttpHeaders, secret: string): RequestAuth {
+  try {
+    const token = bearerTokenFrom(headers.authorization);
+    if (token === null) return { principal: null, authError: null };
+    return { principal: principalFromToken(token, secret), authError: null };
+  } catch (error) {
+    return {
+      principal: null,
+      authError: error instanceof AppError ? error : new AppError('UNAUTHENTICATED', 'Invalid token'),
+    };
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Listens, answers /healthz and /readyz, and shuts down gracefully: on SIGTERM or SIGINT readiness turns false,
+ * the listener closes, in-flight requests finish (answered with `Connection: close`), then `onShutdown` runs
+ * and the process exits 0, or 1 if the grace period runs out.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@platform/logging';
+
+export interface ServiceOptions {
+  name: string;
+  host: string;
+  port: number;
+  logger: Logger;
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Own dependencies reachable? Called per /readyz request, bounded by a 1 s timeout. */
+  readiness?: () => Promise<boolean>;
+  onShutdown?: () => Promise<void>;
+  shutdownTimeoutMs: number;
+  /** Keep serving (with readiness false) this long after the signal, so load balancers stop routing first. */
+  shutdownDelayMs?: number;
+  /** Exit the process after shutdown (services); tests that run a service in-process pass false. */
+  exitOnShutdown?: boolean;
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+}
+
+export interface RunningService {
+  server: Server;
+  port: number;
+  url: string;
+  isReady(): boolean;
+  stop(): Promise<void>;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+export async function runService(options: ServiceOptions): Promise<RunningService> {
+  const { logger } = options;
+  let draining = false;
+
+  const server = createServer((req, res) => {
+    if (draining) res.setHeader('connection', 'close');
+    const path = req.url === undefined ? '/' : req.url.split('?', 1)[0];
+    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/healthz') {
+      res.writeHead(200, JSON_HEADERS).end(req.method === 'HEAD' ? undefined : '{"status":"ok"}');
+      return;
+    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/readyz') {
+      void checkReady().then((ready) => {
+        res
+          .writeHead(ready ? 200 : 503, JSON_HEADERS)
+          .end(req.method === 'HEAD' ? undefined : JSON.stringify({ status: ready ? 'ready' : 'not ready' }));
+      });
+      return;
+    }
+    options.handler(req, res);
+  });
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
+
+  async function checkReady(): Promise<boolean> {
+    if (draining) return false;
+    if (!options.readiness) return true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        options.readiness(),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), 1_000);
+        }),
+      ]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  logger.info({ url }, `${options.name} listening`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      draining = true;
+      logger.info(`${options.name} draining`);
+      if (options.shutdownDelayMs) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        closed.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), options.shutdownTimeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      clearInterval(idleSweep);
+      if (timedOut) {
+        logger.warn(`${options.name}: grace period over, closing remaining connections`);
+        server.closeAllConnections();
+      }
+      try {
+        await options.onShutdown?.();
+      } catch (error) {
+        logger.error({ err: error }, 'shutdown hook failed');
+      }
+      logger.info(`${options.name} stopped`);
+      if (options.exitOnShutdown ?? true) {
+        logger.flush();
+        process.exitCode = timedOut ? 1 : 0;
+        setImmediate(() => process.exit());
+      }
+    })();
+    return stopping;
+  };
+
+  if (options.exitOnShutdown ?? true) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        logger.info({ signal }, 'signal received');
+        void stop();
+      });
+    }
+  }
+
+  return { server, port, url, isReady: () => !draining, stop };
+}

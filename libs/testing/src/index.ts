@@ -1,0 +1,7 @@
+/** The test kit: local infrastructure (FerretDB, redis-server), the whole system as real processes, HTTP helpers. */
+export { ensureFerretDb, ensureRedisServer, startFerretDb, startRedis, makeTempDir, FERRETDB_VERSION, type RunningInfra } from './infrastructure';
+export { startProcess, type ManagedProcess } from './managed-process';
+export { freePort, waitForHttpOk, waitForPort } from './ports';
+export { startSystem, startApp, appEnvironment, APP_NAMES, SUBGRAPH_NAMES, DEFAULT_PORTS, type AppName, type RunningSystem } from './system';
+export { testStack, type TestStack } from './test-stack';
+export { http, type HttpResponse } from './http-client';

@@ -1,0 +1,51 @@
+/** jest globalSetup: FerretDB and redis-server in fresh temp dirs, then the whole system as real processes. */
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { makeTempDir, startFerretDb, startRedis } from '../infrastructure';
+import { startSystem } from '../system';
+import type { TestStack } from '../test-stack';
+
+export default async function globalSetup(): Promise<void> {
+  const rootDir = resolve(__dirname, '..', '..', '..', '..');
+  if (!existsSync(join(rootDir, 'dist', 'apps', 'rest', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm test` (it builds first) or `npm run build`');
+  }
+  const temp = makeTempDir('api-platform-test-');
+  const log = (message: string) => process.stdout.write(`[globalSetup] ${message}\n`);
+  const ferret = await startFerretDb({ dataDir: join(temp.path, 'ferretdb'), logFile: join(temp.path, 'ferretdb.log'), log });
+  const redis = await startRedis({ dataDir: join(temp.path, 'redis'), log });
+  const jwtSecret = randomBytes(48).toString('base64url');
+  const system = await startSystem({
+    rootDir,
+    mongoUrl: ferret.url,
+    redisUrl: redis.url,
+    jwtSecret,
+    freePorts: true,
+    logDir: temp.path,
+    env: {
+      LOG_LEVEL: 'info',
+      DATA_DIR: join(temp.path, 'data'),
+      NODE_ENV: 'test',
+      RATE_LIMIT_POINTS: '100000',
+      LOGIN_RATE_LIMIT_POINTS: '100000',
+      BOOTSTRAP_ADMIN_USERNAME: 'admin',
+      BOOTSTRAP_ADMIN_PASSWORD: 'admin-password-1',
+    },
+  });
+  const stack: TestStack = {
+    rootDir,
+    restUrl: system.urls.rest,
+    gatewayUrl: system.urls.gateway,
+    mongoUrl: ferret.url,
+    redisUrl: redis.url,
+    jwtSecret,
+    urls: { ...system.urls, logDir: temp.path },
+  };
+  process.env['TEST_STACK'] = JSON.stringify(stack);
+  (globalThis as Record<string, unknown>)['__TEST_STACK_TEARDOWN__'] = async () => {
+    await system.stop();
+    await Promise.all([ferret.process.stop(), redis.process.stop()]);
+    if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
+  };
+}

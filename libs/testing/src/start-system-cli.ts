@@ -1,0 +1,79 @@
+/**
+ * `npm start`: FerretDB (data in .data/) and redis-server unless MONGO_URL / REDIS_URL are set, then the six
+ * processes on CONTRACT.md's ports; prints where each listens; Ctrl-C or SIGTERM stops everything.
+ */
+import { join, resolve } from 'node:path';
+import { resolveJwtSecret } from '@platform/config';
+import { startFerretDb, startRedis, type RunningInfra } from './infrastructure';
+import { startSystem, type RunningSystem, type AppName, APP_NAMES, DEFAULT_PORTS } from './system';
+
+const log = (message: string) => process.stdout.write(`[start] ${message}\n`);
+
+/** `<APP>_PORT` (REST_PORT, GATEWAY_PORT, USERS_PORT, ...), `MONGO_PORT`, `REDIS_PORT` move a process off its default port. */
+const portFromEnv = (name: string, fallback: number): number => {
+  const raw = process.env[`${name.toUpperCase()}_PORT`];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name.toUpperCase()}_PORT must be a port number`);
+  return value;
+};
+
+async function main(): Promise<void> {
+  const rootDir = resolve(__dirname, '..', '..');
+  const dataDir = resolve(process.env['DATA_DIR'] ?? join(rootDir, '.data'));
+  const infra: RunningInfra[] = [];
+  let system: RunningSystem | undefined;
+  let stopping = false;
+
+  const shutdown = async (signal: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    await system?.stop();
+    await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
+    log('stopped');
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    let mongoUrl = process.env['MONGO_URL'];
+    if (!mongoUrl) {
+      const ferret = await startFerretDb({ dataDir: join(dataDir, 'ferretdb'), port: portFromEnv('mongo', 27017), log, logFile: join(dataDir, 'ferretdb.log') });
+      infra.push(ferret);
+      mongoUrl = ferret.url;
+      log(`FerretDB ${ferret.url} (data in ${join(dataDir, 'ferretdb')})`);
+    }
+    let redisUrl = process.env['REDIS_URL'];
+    if (!redisUrl) {
+      try {
+        const redis = await startRedis({ dataDir: join(dataDir, 'redis'), port: portFromEnv('redis', 6379), log });
+        infra.push(redis);
+        redisUrl = redis.url;
+        log(`redis-server ${redis.url}`);
+      } catch (error) {
+        log(`no redis-server (${error instanceof Error ? error.message : String(error)}); rate limits stay in-process`);
+      }
+    }
+    const jwtSecret = resolveJwtSecret({ NODE_ENV: process.env['NODE_ENV'] ?? 'development', JWT_SECRET: process.env['JWT_SECRET'], DATA_DIR: dataDir });
+    const passthrough = Object.fromEntries(
+      Object.entries(process.env).filter(
+        (entry): entry is [string, string] =>
+          entry[1] !== undefined &&
+          /^(NODE_ENV|LOG_LEVEL|HOST|ACCESS_TOKEN_TTL|ERROR_FORMAT|VALIDATION_STATUS|LOGIN_FAILURE_STATUS|USERS_LIST_STYLE|RATE_LIMIT_POINTS|RATE_LIMIT_WINDOW|LOGIN_RATE_LIMIT_POINTS|BOOTSTRAP_ADMIN_USERNAME|BOOTSTRAP_ADMIN_PASSWORD|BOOTSTRAP_API_KEY|API_KEY_PROTECTION|CORS_ORIGINS|TRUST_PROXY|MAX_BODY_BYTES)$/.test(entry[0]),
+      ),
+    );
+    const ports = Object.fromEntries(APP_NAMES.map((name) => [name, portFromEnv(name, DEFAULT_PORTS[name])])) as Record<AppName, number>;
+    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, env: { DATA_DIR: dataDir, ...passthrough } });
+    log('all processes ready:');
+    for (const name of APP_NAMES) {
+      log(`  ${name.padEnd(8)} ${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`);
+    }
+    log('Ctrl-C stops everything');
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown('error', 1);
+  }
+}
+
+void main();

@@ -1,0 +1,114 @@
+/**
+ * Starts the six processes from dist/ (built by tools/build.mjs) against given MongoDB and Redis URLs, waits for
+ * every /readyz, and stops them in reverse order. Shared by `npm start`, jest's globalSetup and the benchmark.
+ */
+import { join } from 'node:path';
+import { startProcess, type ManagedProcess } from './managed-process';
+import { freePort, waitForHttpOk } from './ports';
+
+export const SUBGRAPH_NAMES = ['users', 'items', 'auth', 'posts'] as const;
+export const APP_NAMES = [...SUBGRAPH_NAMES, 'gateway', 'rest'] as const;
+export type AppName = (typeof APP_NAMES)[number];
+
+export const DEFAULT_PORTS: Record<AppName, number> = {
+  rest: 3000,
+  gateway: 4000,
+  users: 4001,
+  items: 4002,
+  auth: 4003,
+  posts: 4004,
+};
+
+export interface SystemOptions {
+  rootDir: string;
+  mongoUrl: string;
+  redisUrl?: string | undefined;
+  jwtSecret: string;
+  /** Fixed ports (npm start) or free ones (tests). */
+  ports?: Partial<Record<AppName, number>>;
+  freePorts?: boolean;
+  /** Extra environment for every process, and per process. */
+  env?: Record<string, string>;
+  envFor?: Partial<Record<AppName, Record<string, string>>>;
+  logDir?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningSystem {
+  urls: Record<AppName, string>;
+  ports: Record<AppName, number>;
+  processes: Map<AppName, ManagedProcess>;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export function appEnvironment(name: AppName, ports: Record<AppName, number>, base: Record<string, string>): Record<string, string> {
+  const url = (app: AppName) => `http://127.0.0.1:${ports[app]}/graphql`;
+  return {
+    ...base,
+    PORT: String(ports[name]),
+    USERS_SUBGRAPH_URL: url('users'),
+    ITEMS_SUBGRAPH_URL: url('items'),
+    AUTH_SUBGRAPH_URL: url('auth'),
+    POSTS_SUBGRAPH_URL: url('posts'),
+    GATEWAY_URL: url('gateway'),
+  };
+}
+
+export function startApp(
+  name: AppName,
+  options: { rootDir: string; env: Record<string, string>; logDir?: string | undefined },
+): ManagedProcess {
+  const script = join(options.rootDir, 'dist', 'apps', name, 'main.js');
+  return startProcess(name, process.execPath, ['--enable-source-maps', script], {
+    cwd: options.rootDir,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
+    logFile: options.logDir ? join(options.logDir, `${name}.log`) : undefined,
+  });
+}
+
+export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const ports = { ...DEFAULT_PORTS } as Record<AppName, number>;
+  for (const name of APP_NAMES) {
+    ports[name] = options.ports?.[name] ?? (options.freePorts ? await freePort() : DEFAULT_PORTS[name]);
+  }
+  const base: Record<string, string> = {
+    NODE_ENV: 'development',
+    MONGO_URL: options.mongoUrl,
+    JWT_SECRET: options.jwtSecret,
+    APOLLO_TELEMETRY_DISABLED: 'true',
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.env,
+  };
+  const processes = new Map<AppName, ManagedProcess>();
+  const urls = Object.fromEntries(APP_NAMES.map((n) => [n, `http://127.0.0.1:${ports[n]}`])) as Record<AppName, string>;
+  const timeout = options.readyTimeoutMs ?? 60_000;
+
+  const stop = async () => {
+    for (const group of [['rest'], ['gateway'], [...SUBGRAPH_NAMES]] as AppName[][]) {
+      await Promise.all(group.map((name) => processes.get(name)?.stop('SIGTERM', 10_000)));
+    }
+  };
+
+  const launch = async (group: readonly AppName[]) => {
+    for (const name of group) {
+      processes.set(name, startApp(name, { rootDir: options.rootDir, env: { ...appEnvironment(name, ports, base), ...options.envFor?.[name] }, logDir: options.logDir }));
+    }
+    await Promise.all(
+      group.map((name) => {
+        const proc = processes.get(name)!;
+        return waitForHttpOk(`${urls[name]}/readyz`, timeout, () => proc.child.exitCode === null && proc.child.signalCode === null);
+      }),
+    );
+  };
+
+  try {
+    await launch(SUBGRAPH_NAMES);
+    await launch(['gateway']);
+    await launch(['rest']);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls, ports, processes, env: base, stop };
+}

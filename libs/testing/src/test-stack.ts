@@ -1,0 +1,16 @@
+/** What jest's globalSetup started, as tests see it (URLs and the shared secret, passed through the environment). */
+export interface TestStack {
+  rootDir: string;
+  restUrl: string;
+  gatewayUrl: string;
+  mongoUrl: string;
+  redisUrl: string;
+  jwtSecret: string;
+  urls: Record<string, string>;
+}
+
+export function testStack(): TestStack {
+  const raw = process.env['TEST_STACK'];
+  if (!raw) throw new Error('TEST_STACK is not set: run this test through jest (globalSetup starts the stack)');
+  return JSON.parse(raw) as TestStack;
+}

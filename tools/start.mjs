@@ -1,0 +1,11 @@
+// `npm start`: builds, then runs the whole system (tools/start-system in dist, from libs/testing) in this process,
+// so signals from npm reach it directly and it stops every child, FerretDB included.
+import { buildAll } from './build.mjs';
+
+try {
+  await buildAll();
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+await import('../dist/tools/start-system.js');
