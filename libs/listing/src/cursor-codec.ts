@@ -1,0 +1,69 @@
+/**
+ * The one pagination cursor codec: compact JSON (last sort values + a hash of filter and order), base64url, and a
+ * truncated HMAC-SHA256. Opaque to clients; any change, or reuse with another filter or order, is refused.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { ScalarValue } from './listing-types';
+
+const VERSION = 1;
+const MAC_BYTES = 16;
+/** Far above any real cursor (a few sort values), low enough to refuse junk before hashing it. */
+export const MAX_CURSOR_LENGTH = 2048;
+
+/** HMAC key for cursors, derived from the JWT secret so that REST and every subgraph verify the same tokens. */
+export function deriveCursorSecret(jwtSecret: string): Buffer {
+  return createHmac('sha256', jwtSecret).update('listing-cursor-v1').digest();
+}
+
+/** What a cursor carries: the stored sort values of the last record seen (id included) and the query hash. */
+export interface CursorPayload {
+  /** Values in the order of the effective sort keys; null for a record without that field. */
+  values: Array<ScalarValue | null>;
+  /** Hash of the canonical filter and order the cursor was issued for. */
+  queryHash: string;
+}
+
+export const hashQuery = (canonical: string): string =>
+  createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+
+const mac = (secret: Buffer, body: string): Buffer => createHmac('sha256', secret).update(body).digest().subarray(0, MAC_BYTES);
+
+export function encodeCursor(payload: CursorPayload, secret: Buffer): string {
+  const body = Buffer.from(JSON.stringify({ v: VERSION, h: payload.queryHash, k: payload.values })).toString('base64url');
+  return `${body}.${mac(secret, body).toString('base64url')}`;
+}
+
+export class CursorError extends Error {}
+
+/** Verifies and decodes; throws CursorError with a client-safe message. */
+export function decodeCursor(token: string, secret: Buffer): CursorPayload {
+  if (token.length === 0 || token.length > MAX_CURSOR_LENGTH) throw new CursorError('is not a valid cursor');
+  const parts = token.split('.');
+  if (parts.length !== 2) throw new CursorError('is not a valid cursor');
+  const [body, signature] = parts as [string, string];
+  const given = Buffer.from(signature, 'base64url');
+  const expected = mac(secret, body);
+  // Equal lengths first: timingSafeEqual throws otherwise; the length of a MAC is no secret.
+  if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== signature) {
+    throw new CursorError('is not a valid cursor');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    throw new CursorError('is not a valid cursor');
+  }
+  if (!isPayload(parsed)) throw new CursorError('is not a valid cursor');
+  return { values: parsed.k, queryHash: parsed.h };
+}
+
+function isPayload(value: unknown): value is { v: number; h: string; k: Array<ScalarValue | null> } {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    record['v'] === VERSION &&
+    typeof record['h'] === 'string' &&
+    Array.isArray(record['k']) &&
+    record['k'].every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+  );
+}

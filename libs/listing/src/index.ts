@@ -1,0 +1,35 @@
+/**
+ * One listing library for every collection: typed filters, four pagination styles, sorting and HMAC-signed cursors.
+ *
+ * REST side:    parseRestListQuery (query string -> ListQuery, client errors naming the parameter),
+ *               toConnectionVariables (ListQuery -> GraphQL variables), toRestListBody (connection -> array or envelope),
+ *               listingQuerySchema (the zod schema OpenAPI documents for a collection's listing parameters).
+ * Subgraph side: planMongoList (ConnectionArgs -> MongoListPlan, validated), toConnection (documents -> nodes + pageInfo).
+ */
+export { LISTINGS, type ListingSpec, type ListingField, type FieldType } from './listing-specs';
+export type {
+  FilterOperator,
+  ScalarValue,
+  FilterInput,
+  PaginationRequest,
+  ListQuery,
+  ConnectionArgs,
+  PageInfo,
+  MongoListPlan,
+} from './listing-types';
+export { unitsToCents } from './listing-specs';
+export { deriveCursorSecret } from './cursor-codec';
+export {
+  parseRestListQuery,
+  toConnectionVariables,
+  toRestListBody,
+  LISTING_LIMITS,
+  STYLE_PARAMETERS,
+  type RestListOptions,
+  type ListStyle,
+  type ConnectionVariables,
+  type PageEnvelope,
+  type CursorEnvelope,
+} from './rest-list-query';
+export { listingQuerySchema, pageEnvelopeSchema, cursorEnvelopeSchema } from './listing-openapi';
+export { planMongoList, toConnection, listIndexes, DEFAULT_FIRST, MAX_FIRST, type Connection } from './mongo-list-plan';
