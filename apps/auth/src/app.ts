@@ -7,9 +7,15 @@ import { authenticateRequest, createGraphQLHandler, createSubgraphServer } from 
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
 import { CredentialService } from './domain/credential-service';
+import { RefreshTokenRepository } from './data-access/refresh-token-repository';
+import type { AccountDirectory } from './data-access/account-directory';
+import { TokenService } from './domain/token-service';
 import type { AuthContext } from './context';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
+import { ApiKeyRepository } from './data-access/api-key-repository';
+import { ApiKeyService, type ApiKeyOwners } from './domain/api-key-service';
+import { apiKeyMutationResolvers, apiKeyQueryResolvers, apiKeyTypeResolvers } from './resolvers/api-key-resolvers';
 
 export interface AuthAppDeps {
   db: Db;
@@ -17,6 +23,13 @@ export interface AuthAppDeps {
   jwtSecret: string;
   production: boolean;
   maxBodyBytes: number;
+  /** Role and state of a key's owner (the users subgraph's `_accountStatus`). */
+  apiKeyOwners: ApiKeyOwners;
+  bootstrapApiKey?: string | undefined;
+  /** Role and state of an account at login and refresh (the users subgraph's `_accountStatus`). */
+  accounts: AccountDirectory;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
 }
 
 export interface AuthApp {
@@ -25,8 +38,25 @@ export interface AuthApp {
 }
 
 export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
-  const credentials = new CredentialService(new CredentialRepository(deps.db));
-  const server = createSubgraphServer<AuthContext>(typeDefs, { ...queryResolvers, ...mutationResolvers }, { production: deps.production });
+  const credentialRepository = new CredentialRepository(deps.db);
+  const refreshTokens = new RefreshTokenRepository(deps.db);
+  const credentials = new CredentialService(credentialRepository, refreshTokens, deps.logger);
+  const tokens = new TokenService(
+    credentialRepository,
+    refreshTokens,
+    deps.accounts,
+    { jwtSecret: deps.jwtSecret, accessTokenTtl: deps.accessTokenTtl, refreshTokenTtl: deps.refreshTokenTtl },
+    deps.logger,
+  );
+  const apiKeys = new ApiKeyService(new ApiKeyRepository(deps.db), deps.apiKeyOwners, deps.logger, deps.bootstrapApiKey);
+  const resolvers = {
+    ...queryResolvers,
+    ...mutationResolvers,
+    ...apiKeyTypeResolvers,
+    Query: { ...queryResolvers.Query, ...apiKeyQueryResolvers },
+    Mutation: { ...mutationResolvers.Mutation, ...apiKeyMutationResolvers },
+  };
+  const server = createSubgraphServer<AuthContext>(typeDefs, resolvers, { production: deps.production });
   await server.start();
   const handler = createGraphQLHandler<AuthContext>({
     server,
@@ -36,7 +66,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
       ...authenticateRequest(req.headers, deps.jwtSecret),
       requestId,
       logger,
-      services: { credentials },
+      services: { credentials, apiKeys, tokens },
     }),
   });
   return { server, handler };

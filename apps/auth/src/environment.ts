@@ -8,6 +8,14 @@ const schema = commonEnvironment.extend({
   MONGO_DB: z.string().min(1).default('api_auth'),
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Refresh-token lifetime in seconds (default 14 days); each rotation issues a token with a fresh lifetime. */
+  REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(1_209_600),
+  /** A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. */
+  BOOTSTRAP_API_KEY: z
+    .string()
+    .max(512)
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
 });
 
 export type AuthEnvironment = z.infer<typeof schema> & { jwtSecret: string };

@@ -1,40 +1,36 @@
 /** Entry point of the auth subgraph process. */
-import { isProduction } from '@platform/config';
-import { createLogger } from '@platform/logging';
-import { connectMongo, ensureIndexes } from '@platform/mongo';
-import { runService } from '@platform/service';
+import { InternalGraphQLClient, runSubgraph } from '@platform/service';
 import { loadAuthEnvironment } from './environment';
 import { createAuthApp } from './app';
 import { credentialIndexes } from './data-access/credential-repository';
+import { apiKeyIndexes } from './data-access/api-key-repository';
+import { UsersAccountDirectory } from './data-access/account-directory';
+import { refreshTokenIndexes } from './data-access/refresh-token-repository';
 
-async function main(): Promise<void> {
-  const env = loadAuthEnvironment();
-  const logger = createLogger('auth', env.LOG_LEVEL);
-  const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, 'auth');
-  await ensureIndexes(mongo.db, credentialIndexes);
-  const app = await createAuthApp({
-    db: mongo.db,
-    logger,
-    jwtSecret: env.jwtSecret,
-    production: isProduction(env),
-    maxBodyBytes: env.MAX_BODY_BYTES,
-  });
-  await runService({
-    name: 'auth',
-    host: env.HOST,
-    port: env.PORT,
-    logger,
-    handler: app.handler,
-    readiness: () => mongo.ping(),
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    onShutdown: async () => {
-      await app.server.stop();
-      await mongo.close();
-    },
-  });
-}
+let usersClient: InternalGraphQLClient | undefined;
 
-main().catch((error: unknown) => {
-  process.stderr.write(`auth failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+runSubgraph({
+  name: 'auth',
+  loadEnvironment: loadAuthEnvironment,
+  indexes: [...credentialIndexes, ...apiKeyIndexes, ...refreshTokenIndexes],
+  createApp: ({ env, mongo, logger, production }) => {
+    // Role and is_active live in the users subgraph: login, refresh and API-key checks read them there.
+    usersClient = new InternalGraphQLClient(env.USERS_SUBGRAPH_URL, 'auth', env.jwtSecret);
+    const accounts = new UsersAccountDirectory(usersClient);
+    return createAuthApp({
+      db: mongo.db,
+      logger,
+      jwtSecret: env.jwtSecret,
+      production,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      apiKeyOwners: accounts,
+      bootstrapApiKey: env.BOOTSTRAP_API_KEY,
+      accounts,
+      accessTokenTtl: env.ACCESS_TOKEN_TTL,
+      refreshTokenTtl: env.REFRESH_TOKEN_TTL,
+    });
+  },
+  close: async () => {
+    await usersClient?.close();
+  },
 });

@@ -3,10 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
+import { deriveCursorSecret } from '@platform/listing';
 import { authenticateRequest, createGraphQLHandler, createSubgraphServer } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
-import { UserService, type CredentialStore } from './domain/user-service';
+import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';
+import { UserListing } from './domain/user-listing';
 import { createUserLoaders, type UsersContext } from './context';
 import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
@@ -19,16 +21,19 @@ export interface UsersAppDeps {
   production: boolean;
   maxBodyBytes: number;
   credentials: CredentialStore;
+  purger: AccountPurger;
 }
 
 export interface UsersApp {
   server: ApolloServer<UsersContext>;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  users: UserService;
 }
 
 export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const repository = new UserRepository(deps.db);
-  const users = new UserService(repository, deps.credentials, deps.logger);
+  const users = new UserService(repository, deps.credentials, deps.purger, deps.logger);
+  const listing = new UserListing(users, repository, deriveCursorSecret(deps.jwtSecret));
   const server = createSubgraphServer<UsersContext>(
     typeDefs,
     { ...userResolvers, ...queryResolvers, ...mutationResolvers },
@@ -44,8 +49,8 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
       requestId,
       logger,
       loaders: createUserLoaders(repository),
-      services: { users },
+      services: { users, listing },
     }),
   });
-  return { server, handler };
+  return { server, handler, users };
 }

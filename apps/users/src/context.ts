@@ -5,6 +5,7 @@ import type { Principal } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import type { UserDocument, UserRepository } from './data-access/user-repository';
 import type { UserService } from './domain/user-service';
+import type { UserListing } from './domain/user-listing';
 
 export interface UsersContext {
   principal: Principal | null;
@@ -12,7 +13,7 @@ export interface UsersContext {
   requestId: string;
   logger: Logger;
   loaders: { userById: DataLoader<number, UserDocument | null> };
-  services: { users: UserService };
+  services: { users: UserService; listing: UserListing };
 }
 
 /** One `$in` query per request for every user entity the gateway asks about. */

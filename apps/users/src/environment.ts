@@ -2,13 +2,23 @@
 import { z } from 'zod';
 import { commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
 
-const schema = commonEnvironment.extend({
-  PORT: port(4001),
-  MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
-  MONGO_DB: z.string().min(1).default('api_users'),
-  AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
-});
+const schema = commonEnvironment
+  .extend({
+    PORT: port(4001),
+    MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
+    MONGO_DB: z.string().min(1).default('api_users'),
+    AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
+    ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
+    POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    BOOTSTRAP_ADMIN_USERNAME: z.string().min(3).max(50).regex(/^[A-Za-z0-9_.-]+$/).optional(),
+    BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
+    BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
+  })
+  .refine((env) => (env.BOOTSTRAP_ADMIN_USERNAME === undefined) === (env.BOOTSTRAP_ADMIN_PASSWORD === undefined), {
+    message: 'BOOTSTRAP_ADMIN_USERNAME and BOOTSTRAP_ADMIN_PASSWORD are set together or not at all',
+    path: ['BOOTSTRAP_ADMIN_PASSWORD'],
+  });
 
 export type UsersEnvironment = z.infer<typeof schema> & { jwtSecret: string };
 

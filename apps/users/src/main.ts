@@ -1,44 +1,50 @@
 /** Entry point of the users subgraph process. */
-import { createLogger } from '@platform/logging';
-import { connectMongo, ensureIndexes } from '@platform/mongo';
-import { InternalGraphQLClient, runService } from '@platform/service';
-import { isProduction } from '@platform/config';
+import { InternalGraphQLClient, runSubgraph } from '@platform/service';
 import { loadUsersEnvironment } from './environment';
 import { createUsersApp } from './app';
 import { userIndexes } from './data-access/user-repository';
 import { AuthCredentialStore } from './data-access/auth-credential-store';
+import { FederatedAccountPurger } from './data-access/account-purger';
+import { startAdminBootstrap } from './bootstrap-admin';
 
-async function main(): Promise<void> {
-  const env = loadUsersEnvironment();
-  const logger = createLogger('users', env.LOG_LEVEL);
-  const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, 'users');
-  await ensureIndexes(mongo.db, userIndexes);
-  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'users', env.jwtSecret);
-  const app = await createUsersApp({
-    db: mongo.db,
-    logger,
-    jwtSecret: env.jwtSecret,
-    production: isProduction(env),
-    maxBodyBytes: env.MAX_BODY_BYTES,
-    credentials: new AuthCredentialStore(authClient),
-  });
-  await runService({
-    name: 'users',
-    host: env.HOST,
-    port: env.PORT,
-    logger,
-    handler: app.handler,
-    readiness: () => mongo.ping(),
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    onShutdown: async () => {
-      await app.server.stop();
-      await authClient.close();
-      await mongo.close();
-    },
-  });
-}
+let clients: InternalGraphQLClient[] = [];
+let bootstrap: ReturnType<typeof startAdminBootstrap> | undefined;
 
-main().catch((error: unknown) => {
-  process.stderr.write(`users failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+runSubgraph({
+  name: 'users',
+  loadEnvironment: loadUsersEnvironment,
+  indexes: userIndexes,
+  createApp: async ({ env, mongo, logger, production }) => {
+    const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'users', env.jwtSecret);
+    const items = new InternalGraphQLClient(env.ITEMS_SUBGRAPH_URL, 'users', env.jwtSecret);
+    const posts = new InternalGraphQLClient(env.POSTS_SUBGRAPH_URL, 'users', env.jwtSecret);
+    clients = [auth, items, posts];
+    const app = await createUsersApp({
+      db: mongo.db,
+      logger,
+      jwtSecret: env.jwtSecret,
+      production,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      credentials: new AuthCredentialStore(auth),
+      purger: new FederatedAccountPurger({ auth, items, posts }),
+    });
+    if (env.BOOTSTRAP_ADMIN_USERNAME && env.BOOTSTRAP_ADMIN_PASSWORD) {
+      bootstrap = startAdminBootstrap(
+        app.users,
+        {
+          username: env.BOOTSTRAP_ADMIN_USERNAME,
+          password: env.BOOTSTRAP_ADMIN_PASSWORD,
+          email: env.BOOTSTRAP_ADMIN_EMAIL ?? `${env.BOOTSTRAP_ADMIN_USERNAME.toLowerCase()}@admin.example.com`,
+        },
+        logger,
+      );
+    }
+    return app;
+  },
+  // Not ready until the bootstrap admin exists (it waits for the auth subgraph).
+  ready: () => bootstrap?.done() ?? true,
+  close: async () => {
+    bootstrap?.stop();
+    await Promise.all(clients.map((client) => client.close()));
+  },
 });

@@ -1,8 +1,21 @@
-/** User schemas: UserCreate (registration), UserUpdate (PUT/PATCH), UserPublic (every response; no password). */
+/**
+ * User schemas: UserCreate (registration), UserUpdate (PATCH), UserReplace (PUT), ResetPassword, UserPublic (every
+ * response; no password) and the versioned list representations (v1 `{id, name}`, v2 `{id, name, email}`).
+ */
 import { z } from 'zod';
 
 export const USERNAME_MIN = 3;
 export const PASSWORD_MIN = 8;
+
+/** The password rule of registration and of reset-password: 8..128 characters with a digit. */
+export const Password = z
+  .string()
+  .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+  .max(128, 'must be at most 128 characters')
+  .regex(/\d/, 'must contain at least one digit');
+
+const Email = z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters');
+const FullName = z.string().max(200, 'must be at most 200 characters').nullable();
 
 export const UserCreate = z
   .object({
@@ -11,12 +24,8 @@ export const UserCreate = z
       .min(USERNAME_MIN, `must be at least ${USERNAME_MIN} characters`)
       .max(50, 'must be at most 50 characters')
       .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"'),
-    email: z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters'),
-    password: z
-      .string()
-      .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
-      .max(128, 'must be at most 128 characters')
-      .regex(/\d/, 'must contain at least one digit'),
+    email: Email,
+    password: Password,
   })
   .strict()
   .meta({
@@ -28,16 +37,45 @@ export type UserCreateInput = z.infer<typeof UserCreate>;
 
 export const UserUpdate = z
   .object({
-    email: z.email('must be a valid e-mail address').max(254).optional(),
-    full_name: z.string().max(200, 'must be at most 200 characters').nullable().optional(),
+    email: Email.optional(),
+    full_name: FullName.optional(),
   })
   .strict()
   .meta({
     id: 'UserUpdate',
-    description: 'Updatable fields. Any other field (role, is_active, id, password, ...) is rejected with a validation error.',
-    example: { email: 'alice@example.org', full_name: 'Alice Liddell' },
+    description:
+      'Partial update (PATCH): only the fields given change. Any other field (role, is_active, id, password, ...) is rejected with a validation error naming it.',
+    example: { full_name: 'Alice Liddell' },
   });
 export type UserUpdateInput = z.infer<typeof UserUpdate>;
+
+export const UserReplace = z
+  .object({
+    email: Email,
+    full_name: FullName.optional(),
+  })
+  .strict()
+  .meta({
+    id: 'UserReplace',
+    description:
+      'Full update (PUT): replaces every updatable field; `email` is required and an omitted `full_name` becomes null. Any other field (role, is_active, id, password, ...) is rejected with a validation error naming it.',
+    example: { email: 'alice@example.org', full_name: 'Alice Liddell' },
+  });
+export type UserReplaceInput = z.infer<typeof UserReplace>;
+
+export const ResetPassword = z
+  .object({
+    current_password: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    new_password: Password,
+  })
+  .strict()
+  .meta({
+    id: 'ResetPassword',
+    description:
+      'Sets a new password. `current_password` is required when users reset their own password; an admin may omit it for any user. Every refresh token of that user is revoked.',
+    example: { current_password: 'correct-horse-1', new_password: 'battery-staple-2' },
+  });
+export type ResetPasswordInput = z.infer<typeof ResetPassword>;
 
 export const UserPublic = z
   .object({
@@ -52,4 +90,16 @@ export const UserPublic = z
     id: 'User',
     description: 'A user as every response shows it. It never contains the password or its hash.',
     example: { id: 1, username: 'alice', email: 'alice@example.com', full_name: null, is_active: true, role: 'member' },
+  });
+
+export const UserV1 = z
+  .object({ id: z.number().int().min(1), name: z.string() })
+  .meta({ id: 'UserV1', description: 'A listed user in API version 1: id and name (the username).', example: { id: 1, name: 'alice' } });
+
+export const UserV2 = z
+  .object({ id: z.number().int().min(1), name: z.string(), email: z.email() })
+  .meta({
+    id: 'UserV2',
+    description: 'A listed user in API version 2: version 1 plus the e-mail address.',
+    example: { id: 1, name: 'alice', email: 'alice@example.com' },
   });

@@ -30,4 +30,17 @@ export class CredentialRepository {
   findByUsername(username: string): Promise<CredentialDocument | null> {
     return this.credentials.findOne({ username });
   }
+
+  findById(userId: number): Promise<CredentialDocument | null> {
+    return this.credentials.findOne({ _id: userId });
+  }
+
+  async updateHash(userId: number, passwordHash: string): Promise<boolean> {
+    const result = await this.credentials.updateOne({ _id: userId }, { $set: { passwordHash, updatedAt: new Date() } });
+    return result.matchedCount === 1;
+  }
+
+  async deleteById(userId: number): Promise<void> {
+    await this.credentials.deleteOne({ _id: userId });
+  }
 }

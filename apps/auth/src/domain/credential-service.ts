@@ -1,8 +1,21 @@
-/** Credentials: hashing on creation; only internal callers (the users subgraph) may create them. */
-import { hashPassword, type Principal } from '@platform/auth';
-import { AppError } from '@platform/errors';
+/**
+ * Credentials: hashing on creation (internal callers only), password resets (self with the current password, or
+ * an admin) and the purge of a deleted account's credential and refresh tokens (internal callers only).
+ */
+import {
+  hashPassword,
+  isAdmin,
+  requireOwnerOrAdmin,
+  requireScope,
+  verifyPassword,
+  type Principal,
+} from '@platform/auth';
+import { AppError, notFound, validationError } from '@platform/errors';
+import { parseInput, ResetPassword } from '@platform/contracts';
 import { isDuplicateKeyError } from '@platform/mongo';
+import type { Logger } from '@platform/logging';
 import type { CredentialRepository } from '../data-access/credential-repository';
+import type { RefreshTokenRepository } from '../data-access/refresh-token-repository';
 
 export function requireService(principal: Principal | null): void {
   if (principal?.kind !== 'service' || !principal.scopes.includes('internal')) {
@@ -10,8 +23,17 @@ export function requireService(principal: Principal | null): void {
   }
 }
 
+export interface ResetPasswordArgs {
+  currentPassword?: string | null;
+  newPassword: string;
+}
+
 export class CredentialService {
-  constructor(private readonly credentials: CredentialRepository) {}
+  constructor(
+    private readonly credentials: CredentialRepository,
+    private readonly refreshTokens: RefreshTokenRepository,
+    private readonly logger: Logger,
+  ) {}
 
   async create(input: { userId: number; username: string; password: string }): Promise<void> {
     const now = new Date();
@@ -27,5 +49,42 @@ export class CredentialService {
       if (isDuplicateKeyError(error)) throw new AppError('CONFLICT', 'A user with this username already exists');
       throw error;
     }
+  }
+
+  /**
+   * Sets a new password: users for themselves with the current password, an admin for anyone (the current
+   * password may be omitted). Every refresh token of the user is revoked, so other sessions end at their next refresh.
+   */
+  async resetPassword(
+    caller: { principal: Principal | null; authError: AppError | null; requestId: string },
+    userId: number,
+    args: ResetPasswordArgs,
+  ): Promise<void> {
+    const principal = requireScope(caller.principal, 'users:write', caller.authError);
+    requireOwnerOrAdmin(principal, userId);
+    const input = parseInput(
+      ResetPassword,
+      Object.fromEntries(
+        Object.entries({ current_password: args.currentPassword, new_password: args.newPassword }).filter(([, v]) => v !== undefined && v !== null),
+      ),
+    );
+    const admin = isAdmin(principal);
+    if (!admin && input.current_password === undefined) {
+      throw validationError([{ field: 'current_password', message: 'is required' }]);
+    }
+    const credential = await this.credentials.findById(userId);
+    if (!credential) throw notFound('User', userId);
+    if (input.current_password !== undefined && !(await verifyPassword(input.current_password, credential.passwordHash))) {
+      throw validationError([{ field: 'current_password', message: 'is incorrect' }]);
+    }
+    await this.credentials.updateHash(userId, await hashPassword(input.new_password));
+    await this.refreshTokens.revokeAllOfUser(userId, new Date());
+    this.logger.info({ requestId: caller.requestId, userId, by: principal.userId }, 'password reset; refresh tokens revoked');
+  }
+
+  /** Idempotent: deleting what is already gone succeeds. */
+  async purge(userId: number): Promise<void> {
+    await this.refreshTokens.deleteAllOfUser(userId);
+    await this.credentials.deleteById(userId);
   }
 }

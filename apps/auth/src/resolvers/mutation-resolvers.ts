@@ -1,7 +1,12 @@
-/** Root mutations of the auth subgraph. */
+/** Root mutations of the auth subgraph: login and refresh-token lifecycle, password reset, internal credential calls. */
 import { validationError } from '@platform/errors';
-import { requireService } from '../domain/credential-service';
+import { requireService, type ResetPasswordArgs } from '../domain/credential-service';
 import type { AuthContext } from '../context';
+
+function parseUserId(raw: string, field: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError([{ field, message: 'must be an integer >= 1' }]);
+  return Number(raw);
+}
 
 export const mutationResolvers = {
   Mutation: {
@@ -11,10 +16,29 @@ export const mutationResolvers = {
       context: AuthContext,
     ) => {
       requireService(context.principal);
-      const userId = Number(args.input.userId);
-      if (!Number.isSafeInteger(userId) || userId < 1) throw validationError([{ field: 'userId', message: 'must be an integer >= 1' }]);
+      const userId = parseUserId(args.input.userId, 'userId');
       await context.services.credentials.create({ ...args.input, userId });
       return true;
+    },
+    _purgeUser: async (_: unknown, args: { userId: string }, context: AuthContext) => {
+      requireService(context.principal);
+      const userId = parseUserId(args.userId, 'userId');
+      await context.services.apiKeys.purgeUser(context, userId);
+      await context.services.credentials.purge(userId);
+      return true;
+    },
+    login: (_: unknown, args: { username: string; password: string; scope?: string | null }, context: AuthContext) =>
+      context.services.tokens.login(args, context.requestId),
+    refreshToken: (_: unknown, args: { refreshToken: string }, context: AuthContext) =>
+      context.services.tokens.refresh(args.refreshToken, context.requestId),
+    logout: async (_: unknown, args: { refreshToken: string }, context: AuthContext) => {
+      await context.services.tokens.logout(args.refreshToken, context.requestId);
+      return true;
+    },
+    resetPassword: async (_: unknown, args: { userId: string; input: ResetPasswordArgs }, context: AuthContext) => {
+      const userId = parseUserId(args.userId, 'userId');
+      await context.services.credentials.resetPassword(context, userId, args.input);
+      return { id: String(userId) };
     },
   },
 };

@@ -21,3 +21,51 @@ export const GetUser = operation<{ user: UserNode | null }>(
   'GetUser',
   `query GetUser($id: ID!, $includeInactive: Boolean) { user(id: $id, includeInactive: $includeInactive) { ${USER_FIELDS} } }`,
 );
+
+export const GetMe = operation<{ me: UserNode | null }>('GetMe', `query GetMe { me { ${USER_FIELDS} } }`);
+
+export const UpdateUser = operation<{ updateUser: UserNode }>(
+  'UpdateUser',
+  `mutation UpdateUser($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
+);
+
+export const ReplaceUser = operation<{ replaceUser: UserNode }>(
+  'ReplaceUser',
+  `mutation ReplaceUser($id: ID!, $input: UpdateUserInput!) { replaceUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
+);
+
+export const DeleteUser = operation<{ deleteUser: boolean }>('DeleteUser', 'mutation DeleteUser($id: ID!) { deleteUser(id: $id) }');
+
+export const ActivateUser = operation<{ activateUser: UserNode }>(
+  'ActivateUser',
+  `mutation ActivateUser($id: ID!) { activateUser(id: $id) { ${USER_FIELDS} } }`,
+);
+
+export const DeactivateUser = operation<{ deactivateUser: UserNode }>(
+  'DeactivateUser',
+  `mutation DeactivateUser($id: ID!) { deactivateUser(id: $id) { ${USER_FIELDS} } }`,
+);
+
+export const ResetPassword = operation<{ resetPassword: UserNode }>(
+  'ResetPassword',
+  `mutation ResetPassword($id: ID!, $input: ResetPasswordInput!) { resetPassword(userId: $id, input: $input) { ${USER_FIELDS} } }`,
+);
+
+export interface UserConnectionData {
+  users: {
+    nodes: UserNode[];
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    totalCount?: number;
+  };
+}
+
+export const ListUsers = operation<UserConnectionData>(
+  'ListUsers',
+  `query ListUsers($first: Int, $after: String, $offset: Int, $filter: UserFilter, $sort: [String!], $withTotal: Boolean!) {
+  users(first: $first, after: $after, offset: $offset, filter: $filter, sort: $sort) {
+    nodes { ${USER_FIELDS} }
+    pageInfo { endCursor hasNextPage }
+    totalCount @include(if: $withTotal)
+  }
+}`,
+);

@@ -1,4 +1,4 @@
-/** GraphQL user -> the REST User representation (snake_case, integer id, never a password). */
+/** GraphQL user -> the REST User representations (snake_case, integer id, never a password), per API version. */
 import type { UserNode } from '../operations/users-operations';
 
 export const toUserPublic = (user: UserNode) => ({
@@ -9,3 +9,10 @@ export const toUserPublic = (user: UserNode) => ({
   is_active: user.isActive,
   role: user.role,
 });
+
+/** A listed user: v1 `{id, name}`, v2 adds `email`, unversioned paths the full User (CONTRACT.md "Versioning"). */
+export function toUserListItem(user: UserNode, version: number | undefined) {
+  if (version === 1) return { id: Number(user.id), name: user.username };
+  if (version === 2) return { id: Number(user.id), name: user.username, email: user.email };
+  return toUserPublic(user);
+}

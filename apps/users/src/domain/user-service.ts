@@ -1,24 +1,161 @@
-/** Use cases on user profiles: registration (profile here, credential in auth, undone together) and reads. */
-import { AppError } from '@platform/errors';
-import { parseInput, UserCreate } from '@platform/contracts';
+/**
+ * Use cases on user profiles: registration (profile here, credential in auth, undone together), reads, updates,
+ * activation and deletion (cascading to the other services first), with scopes and ownership checked here.
+ */
+import { AppError, notFound } from '@platform/errors';
+import { parseInput, UserCreate, UserReplace, UserUpdate } from '@platform/contracts';
+import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal } from '@platform/auth';
 import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
-import type { UserDocument, UserRepository } from '../data-access/user-repository';
+import type { ProfileChanges, UserDocument, UserRepository } from '../data-access/user-repository';
 
 /** The auth subgraph's side of registration; the users service calls it and compensates when it fails. */
 export interface CredentialStore {
   createCredential(input: { userId: number; username: string; password: string }, requestId: string): Promise<void>;
 }
 
+/** Removes what other services hold for a user (credentials, tokens, keys, items, posts); idempotent, may fail. */
+export interface AccountPurger {
+  purge(userId: number, requestId: string): Promise<void>;
+}
+
+/** The caller as every resolver sees it: principal or the authentication error the context recorded. */
+export interface Caller {
+  principal: Principal | null;
+  authError: AppError | null;
+  requestId: string;
+}
+
+/** GraphQL's UpdateUserInput (camelCase); mapped onto the REST contract so both transports share one rule set. */
+export interface UpdateUserArgs {
+  email?: string | null;
+  fullName?: string | null;
+}
+
 export class UserService {
   constructor(
     private readonly users: UserRepository,
     private readonly credentials: CredentialStore,
+    private readonly purger: AccountPurger,
     private readonly logger: Logger,
   ) {}
 
   async register(rawInput: unknown, requestId: string): Promise<UserDocument> {
     const input = parseInput(UserCreate, rawInput);
+    const user = await this.insertProfile({ username: input.username, email: input.email, role: 'member' });
+    try {
+      await this.credentials.createCredential({ userId: user._id, username: user.username, password: input.password }, requestId);
+    } catch (error) {
+      // Compensation: no profile without a credential.
+      await this.users.deleteById(user._id);
+      this.logger.warn({ requestId, userId: user._id, err: error instanceof AppError ? error.code : 'error' }, 'registration undone');
+      throw error;
+    }
+    return user;
+  }
+
+  /** The bootstrap admin (BOOTSTRAP_ADMIN_*): created once, never demoted or re-created; an existing non-admin of that name is refused. */
+  async ensureBootstrapAdmin(username: string, email: string, password: string): Promise<UserDocument> {
+    let user = await this.users.findByUsername(username);
+    if (user && user.role !== 'admin') {
+      throw new Error(`bootstrap admin: "${username}" already exists and is not an admin; refusing to promote it`);
+    }
+    user ??= await this.insertProfile({ username, email, role: 'admin' });
+    try {
+      await this.credentials.createCredential({ userId: user._id, username, password }, 'bootstrap');
+    } catch (error) {
+      // The credential of an earlier start stays as it is (its password may have been changed since).
+      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+    }
+    return user;
+  }
+
+  me(caller: Caller): Promise<UserDocument | null> {
+    const principal = requireScope(caller.principal, 'users:read', caller.authError);
+    if (principal.userId === null) return Promise.resolve(null);
+    return this.users.findById(principal.userId);
+  }
+
+  async findVisible(caller: Caller, id: number, includeInactive: boolean): Promise<UserDocument | null> {
+    requireScope(caller.principal, 'users:read', caller.authError);
+    const user = await this.users.findById(id);
+    if (!user || (!user.isActive && !includeInactive)) return null;
+    return user;
+  }
+
+  /** For the auth subgraph only (service principal): role and state are read here at every login and refresh. */
+  accountStatus(caller: Caller, id: number): Promise<UserDocument | null> {
+    requireService(caller.principal);
+    return this.users.findById(id);
+  }
+
+  requireReader(caller: Caller): Principal {
+    return requireScope(caller.principal, 'users:read', caller.authError);
+  }
+
+  async update(caller: Caller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+    const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
+    const changes: ProfileChanges = {};
+    if (input.email !== undefined) changes.email = input.email;
+    if (input.full_name !== undefined) changes.fullName = input.full_name;
+    return this.writeProfile(caller, id, changes);
+  }
+
+  async replace(caller: Caller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+    const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));
+    return this.writeProfile(caller, id, { email: input.email, fullName: input.full_name ?? null });
+  }
+
+  async setActive(caller: Caller, id: number, isActive: boolean): Promise<UserDocument> {
+    const principal = requireScope(caller.principal, 'users:write', caller.authError);
+    // Only an admin changes account state: a deactivated member must not re-activate itself.
+    if (!isAdmin(principal)) throw new AppError('FORBIDDEN', 'Not enough permissions: only an admin may change account state');
+    const updated = await this.users.update(id, { isActive });
+    if (!updated) throw notFound('User', id);
+    this.logger.info({ requestId: caller.requestId, userId: id, isActive, by: principal.userId }, 'account state changed');
+    return updated;
+  }
+
+  /** Deletes the other services' data first (each call idempotent), then the profile; a failed call leaves a retryable 503. */
+  async delete(caller: Caller, id: number): Promise<boolean> {
+    const principal = requireScope(caller.principal, 'users:write', caller.authError);
+    requireOwnerOrAdmin(principal, id);
+    const user = await this.users.findById(id);
+    if (!user) throw notFound('User', id);
+    try {
+      await this.purger.purge(id, caller.requestId);
+    } catch (error) {
+      this.logger.warn({ requestId: caller.requestId, userId: id, err: error instanceof AppError ? error.code : 'error' }, 'account purge failed');
+      throw new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable; retry the deletion', {
+        cause: error,
+        headers: { 'retry-after': '5' },
+      });
+    }
+    await this.users.deleteById(id);
+    this.logger.info({ requestId: caller.requestId, userId: id, by: principal.userId }, 'account deleted');
+    return true;
+  }
+
+  private async writeProfile(caller: Caller, id: number, changes: ProfileChanges): Promise<UserDocument> {
+    const principal = requireScope(caller.principal, 'users:write', caller.authError);
+    requireOwnerOrAdmin(principal, id);
+    const current = await this.users.findById(id);
+    // A member's own deactivated record reads as absent (as in GET); an admin sees every record.
+    if (!current || (!current.isActive && !isAdmin(principal))) throw notFound('User', id);
+    if (changes.email !== undefined && changes.email !== current.email) {
+      if (await this.users.existingField(null, changes.email, id)) throw conflict('email');
+    }
+    try {
+      const updated = await this.users.update(id, changes);
+      if (!updated) throw notFound('User', id);
+      return updated;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw conflict('email');
+      throw error;
+    }
+  }
+
+  private async insertProfile(input: { username: string; email: string; role: UserDocument['role'] }): Promise<UserDocument> {
     const clash = await this.users.existingField(input.username, input.email);
     if (clash) throw conflict(clash);
     const now = new Date();
@@ -28,7 +165,7 @@ export class UserService {
       email: input.email,
       fullName: null,
       isActive: true,
-      role: 'member',
+      role: input.role,
       createdAt: now,
       updatedAt: now,
     };
@@ -40,23 +177,21 @@ export class UserService {
       }
       throw error;
     }
-    try {
-      await this.credentials.createCredential({ userId: user._id, username: user.username, password: input.password }, requestId);
-    } catch (error) {
-      // Compensation: no profile without a credential.
-      await this.users.deleteById(user._id);
-      this.logger.warn({ userId: user._id, err: error instanceof AppError ? error.code : 'error' }, 'registration undone');
-      throw error;
-    }
-    return user;
-  }
-
-  async findVisible(id: number, includeInactive: boolean): Promise<UserDocument | null> {
-    const user = await this.users.findById(id);
-    if (!user || (!user.isActive && !includeInactive)) return null;
     return user;
   }
 }
 
+export function requireService(principal: Principal | null): void {
+  if (principal?.kind !== 'service' || !principal.scopes.includes('internal')) {
+    throw new AppError('FORBIDDEN', 'Not enough permissions');
+  }
+}
+
+/** GraphQL passes omitted input fields as undefined and explicit nulls as null; only omitted ones are dropped. */
+function definedOnly(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+}
+
 const conflict = (field: 'username' | 'email') =>
   new AppError('CONFLICT', `A user with this ${field} already exists`, { details: [{ field, message: 'already exists' }] });
+

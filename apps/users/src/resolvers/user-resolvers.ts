@@ -1,12 +1,36 @@
 /** Resolvers of the User type: field mapping from the stored document, and entity references for federation. */
+import { AppError } from '@platform/errors';
 import type { UserDocument } from '../data-access/user-repository';
 import type { UsersContext } from '../context';
+
+/** Profiles returned by a registration in this request: the registrant sees its own e-mail without a token. */
+export const registeredInRequest = new WeakSet<UserDocument>();
+
+/**
+ * The e-mail address is personal data: other subgraphs reach users through entity references (`Item.owner`,
+ * `Post.author`), so a caller holding only `items:read` or `posts:read` sees usernames but not e-mail addresses.
+ */
+function canSeeEmail(user: UserDocument, context: UsersContext): boolean {
+  const principal = context.principal;
+  if (registeredInRequest.has(user)) return true;
+  if (!principal) return false;
+  return (
+    principal.kind === 'service' || principal.userId === user._id || principal.scopes.includes('users:read')
+  );
+}
 
 export const userResolvers = {
   User: {
     id: (user: UserDocument) => String(user._id),
     createdAt: (user: UserDocument) => user.createdAt.toISOString(),
-    __resolveReference: (reference: { id: string }, context: UsersContext) =>
-      context.loaders.userById.load(Number(reference.id)),
+    email: (user: UserDocument, _args: unknown, context: UsersContext) => {
+      if (!canSeeEmail(user, context))
+        throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');
+      return user.email;
+    },
+    __resolveReference: (reference: { id: string }, context: UsersContext) => {
+      const id = Number(reference.id);
+      return Number.isSafeInteger(id) && id >= 1 ? context.loaders.userById.load(id) : null;
+    },
   },
 };

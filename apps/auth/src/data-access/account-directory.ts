@@ -1,0 +1,35 @@
+/** Role and state of an account, read from the users subgraph (their single source of truth) over its internal API. */
+import type { InternalGraphQLClient } from '@platform/service';
+import type { Role } from '@platform/auth';
+
+export interface AccountStatus {
+  id: number;
+  username: string;
+  role: Role;
+  isActive: boolean;
+}
+
+/** The users subgraph's view of an account; null when there is no such user. */
+export interface AccountDirectory {
+  status(userId: number, requestId: string): Promise<AccountStatus | null>;
+}
+
+const ACCOUNT_STATUS = /* GraphQL */ `
+  query AccountStatus($id: ID!) {
+    _accountStatus(id: $id) { id username role isActive }
+  }
+`;
+
+interface AccountStatusData {
+  _accountStatus: { id: string; username: string; role: Role; isActive: boolean } | null;
+}
+
+export class UsersAccountDirectory implements AccountDirectory {
+  constructor(private readonly users: InternalGraphQLClient) {}
+
+  async status(userId: number, requestId: string): Promise<AccountStatus | null> {
+    const data = await this.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
+    const found = data._accountStatus;
+    return found && { id: Number(found.id), username: found.username, role: found.role, isActive: found.isActive };
+  }
+}

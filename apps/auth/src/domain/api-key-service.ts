@@ -1,0 +1,168 @@
+/**
+ * API keys: created by a logged-in user with scopes no wider than its own, shown once and stored as a SHA-256 digest,
+ * listed and revoked by their owner only; verified for the gateway (service principals only), which exchanges a
+ * valid key for a short-lived JWT so that the subgraphs only ever verify JWTs.
+ */
+import {
+  READ_SCOPES,
+  digestSecret,
+  digestsEqual,
+  generateSecretToken,
+  isScope,
+  requirePrincipal,
+  scopesForRole,
+  type Principal,
+  type Role,
+} from '@platform/auth';
+import { ApiKeyCreate, API_KEYS_PER_USER_MAX, parseInput } from '@platform/contracts';
+import { AppError, notFound, validationError } from '@platform/errors';
+import type { Logger } from '@platform/logging';
+import type { ApiKeyDocument, ApiKeyRepository } from '../data-access/api-key-repository';
+import { requireService } from './credential-service';
+
+/** The account behind a key, as the users subgraph reports it now (role and state live there only). */
+export interface ApiKeyOwner {
+  username: string;
+  role: Role;
+  isActive: boolean;
+}
+
+/** Structurally the auth subgraph's AccountDirectory (data-access/account-directory.ts), reduced to what keys need. */
+export interface ApiKeyOwners {
+  /** null when the account no longer exists. */
+  status(userId: number, requestId: string): Promise<ApiKeyOwner | null>;
+}
+
+/** Who a valid key acts for: the gateway signs these claims into the JWT it forwards. */
+export interface ApiKeyPrincipal {
+  keyId: number | null;
+  userId: number | null;
+  username: string;
+  role: Role;
+  scopes: string[];
+}
+
+export interface ApiKeyCaller {
+  principal: Principal | null;
+  authError: AppError | null;
+  requestId: string;
+}
+
+export type StoredApiKey = Omit<ApiKeyDocument, 'digest'>;
+
+export interface CreatedApiKey {
+  apiKey: StoredApiKey;
+  /** The secret, returned to the creator once and never stored. */
+  key: string;
+}
+
+/** 32 random bytes (256 bits) after the `ak_` prefix. */
+const KEY_BYTES = 32;
+/** `ak_` and six characters (36 bits): enough to tell keys apart, far too little to guess the rest. */
+const PREFIX_LENGTH = 9;
+/** Longer than any key we issue (or a sane bootstrap key): refused before hashing. */
+const MAX_KEY_LENGTH = 512;
+const LAST_USED_GRANULARITY_MS = 60_000;
+export const BOOTSTRAP_KEY_USERNAME = 'bootstrap-api-key';
+
+export class ApiKeyService {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly owners: ApiKeyOwners,
+    private readonly logger: Logger,
+    private readonly bootstrapKey: string | undefined,
+  ) {}
+
+  async create(caller: ApiKeyCaller, rawInput: unknown): Promise<CreatedApiKey> {
+    const principal = requireKeyManager(caller);
+    const input = parseInput(ApiKeyCreate, rawInput);
+    const scopes = [...new Set(input.scopes)];
+    const unknown = scopes.filter((s) => !isScope(s));
+    if (unknown.length > 0) {
+      throw validationError([{ field: 'scopes', message: `unknown scope(s): ${unknown.join(', ')}` }]);
+    }
+    const granted = new Set(principal.scopes.filter((s) => isScope(s) && scopesForRole(principal.role).includes(s)));
+    const wider = scopes.filter((s) => !granted.has(s));
+    if (wider.length > 0) {
+      throw validationError([{ field: 'scopes', message: `may not exceed your own scopes; not held: ${wider.join(', ')}` }]);
+    }
+    const userId = principal.userId;
+    if ((await this.keys.countByUser(userId)) >= API_KEYS_PER_USER_MAX) {
+      throw new AppError('CONFLICT', `API key limit reached (${API_KEYS_PER_USER_MAX}); revoke a key first`);
+    }
+    const key = generateSecretToken('ak', KEY_BYTES);
+    const document: ApiKeyDocument = {
+      _id: await this.keys.nextId(),
+      userId,
+      name: input.name,
+      scopes,
+      digest: digestSecret(key),
+      prefix: key.slice(0, PREFIX_LENGTH),
+      createdAt: new Date(),
+      lastUsedAt: null,
+    };
+    await this.keys.insert(document);
+    this.logger.info({ requestId: caller.requestId, apiKeyId: document._id, userId, scopes }, 'api key created');
+    const { digest: _digest, ...apiKey } = document;
+    return { apiKey, key };
+  }
+
+  /** The caller's own keys, admins included: a key is a personal credential, not an account record. */
+  async list(caller: ApiKeyCaller): Promise<StoredApiKey[]> {
+    const principal = requireKeyManager(caller);
+    return this.keys.listByUser(principal.userId);
+  }
+
+  /** Another user's key answers 404 like a missing one, so ids reveal nothing. */
+  async revoke(caller: ApiKeyCaller, id: number): Promise<void> {
+    const principal = requireKeyManager(caller);
+    if (!(await this.keys.deleteOwned(id, principal.userId))) throw notFound('API key', id);
+    this.logger.info({ requestId: caller.requestId, apiKeyId: id, userId: principal.userId }, 'api key revoked');
+  }
+
+  /**
+   * For the gateway only. null for an unknown or revoked key and for a key whose owner is gone or inactive.
+   * The owner's current role caps the key's scopes (a demoted owner's keys lose what the new role lacks).
+   */
+  async verify(caller: ApiKeyCaller, key: string): Promise<ApiKeyPrincipal | null> {
+    requireService(caller.principal);
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) return null;
+    // Constant-time whatever the lengths: both sides are hashed to equal-length digests first.
+    if (this.bootstrapKey !== undefined && digestsEqual(key, this.bootstrapKey)) {
+      return { keyId: null, userId: null, username: BOOTSTRAP_KEY_USERNAME, role: 'viewer', scopes: [...READ_SCOPES] };
+    }
+    // Looked up by digest through a unique index: what a timing difference could reveal is about a hash, not the key.
+    const stored = await this.keys.findByDigest(digestSecret(key));
+    if (!stored) return null;
+    const owner = await this.owners.status(stored.userId, caller.requestId);
+    if (!owner?.isActive) return null;
+    const allowed = scopesForRole(owner.role) as string[];
+    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).catch((error: unknown) => {
+      this.logger.warn({ requestId: caller.requestId, apiKeyId: stored._id, err: error instanceof Error ? error.message : 'error' }, 'api key last-use not recorded');
+    });
+    return {
+      keyId: stored._id,
+      userId: stored.userId,
+      username: owner.username,
+      role: owner.role,
+      scopes: stored.scopes.filter((s) => allowed.includes(s)),
+    };
+  }
+
+  /** Account deletion (internal): every key of the user goes; idempotent. */
+  async purgeUser(caller: ApiKeyCaller, userId: number): Promise<number> {
+    requireService(caller.principal);
+    const deleted = await this.keys.deleteByUser(userId);
+    if (deleted > 0) this.logger.info({ requestId: caller.requestId, userId, count: deleted }, 'api keys purged');
+    return deleted;
+  }
+}
+
+/** Keys are managed with a login token only: a key (or a service) cannot mint, list or revoke keys. */
+function requireKeyManager(caller: ApiKeyCaller): Principal & { userId: number } {
+  const principal = requirePrincipal(caller.principal, caller.authError);
+  if (principal.kind !== 'user' || principal.userId === null) {
+    throw new AppError('FORBIDDEN', 'Not enough permissions: API keys are managed with a bearer token from a login');
+  }
+  return principal as Principal & { userId: number };
+}

@@ -1,0 +1,47 @@
+/** API key fields of the auth subgraph: createApiKey, apiKeys, revokeApiKey, and the gateway's internal _verifyApiKey. */
+import { validationError } from '@platform/errors';
+import type { AuthContext } from '../context';
+import type { ApiKeyPrincipal, CreatedApiKey, StoredApiKey } from '../domain/api-key-service';
+
+function parseKeyId(raw: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError([{ field: 'id', message: 'must be an integer >= 1' }]);
+  return Number(raw);
+}
+
+const apiKeyFields = {
+  id: (key: StoredApiKey) => String(key._id),
+  createdAt: (key: StoredApiKey) => key.createdAt.toISOString(),
+};
+
+export const apiKeyQueryResolvers = {
+  apiKeys: (_: unknown, _args: unknown, context: AuthContext) => context.services.apiKeys.list(context),
+  _verifyApiKey: (_: unknown, args: { key: string }, context: AuthContext) => context.services.apiKeys.verify(context, args.key),
+};
+
+export const apiKeyMutationResolvers = {
+  createApiKey: (_: unknown, args: { input: { name: string; scopes: string[] } }, context: AuthContext) =>
+    context.services.apiKeys.create(context, { name: args.input.name, scopes: args.input.scopes }),
+  revokeApiKey: async (_: unknown, args: { id: string }, context: AuthContext) => {
+    await context.services.apiKeys.revoke(context, parseKeyId(args.id));
+    return true;
+  },
+};
+
+export const apiKeyTypeResolvers = {
+  ApiKey: {
+    ...apiKeyFields,
+    lastUsedAt: (key: StoredApiKey) => key.lastUsedAt?.toISOString() ?? null,
+  },
+  CreatedApiKey: {
+    id: (created: CreatedApiKey) => apiKeyFields.id(created.apiKey),
+    name: (created: CreatedApiKey) => created.apiKey.name,
+    scopes: (created: CreatedApiKey) => created.apiKey.scopes,
+    prefix: (created: CreatedApiKey) => created.apiKey.prefix,
+    createdAt: (created: CreatedApiKey) => apiKeyFields.createdAt(created.apiKey),
+    key: (created: CreatedApiKey) => created.key,
+  },
+  ApiKeyPrincipal: {
+    keyId: (p: ApiKeyPrincipal) => (p.keyId === null ? null : String(p.keyId)),
+    userId: (p: ApiKeyPrincipal) => (p.userId === null ? null : String(p.userId)),
+  },
+};

@@ -1,0 +1,76 @@
+/** Shared steps of the identity e2e tests: unique accounts, logins, token decoding and the log scan. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { http, testStack } from '@platform/testing';
+
+export const stack = testStack();
+export const rest = (path: string) => `${stack.restUrl}${path}`;
+export const graphqlUrl = `${stack.gatewayUrl}/graphql`;
+
+export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+export interface Account {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** Registers a fresh member; every password is unique so that the log scan can look for it. */
+export async function register(prefix = 'idt'): Promise<Account> {
+  const username = `${prefix}${unique()}`;
+  const account = { username, email: `${username}@example.com`, password: `pw-${unique()}-9` };
+  const response = await http.post(rest('/users/'), {
+    json: { username: account.username, email: account.email, password: account.password },
+  });
+  if (response.status !== 201) throw new Error(`registration failed: ${response.status} ${response.text}`);
+  return { ...account, id: response.body.id as number };
+}
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
+/** Every refresh token the tests obtained through login(), for the log scan. */
+export const issuedRefreshTokens: string[] = [];
+
+export async function login(username: string, password: string, scope?: string): Promise<Tokens> {
+  const response = await http.post(rest('/token'), { form: { username, password, ...(scope ? { scope } : {}) } });
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+  issuedRefreshTokens.push((response.body as Tokens).refresh_token);
+  return response.body as Tokens;
+}
+
+export const adminToken = async () => (await login(ADMIN.username, ADMIN.password)).access_token;
+
+export function decodeJwt(token: string): { header: Record<string, unknown>; claims: Record<string, unknown> } {
+  const [header, claims] = token.split('.');
+  return {
+    header: JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')) as Record<string, unknown>,
+    claims: JSON.parse(Buffer.from(claims ?? '', 'base64url').toString('utf8')) as Record<string, unknown>,
+  };
+}
+
+const LOG_FILES = ['users.log', 'auth.log', 'rest.log', 'gateway.log'];
+
+/** Lines of the stack's process logs that contain any of the secrets (pino writes asynchronously: read after a pause). */
+export async function logLinesContaining(secrets: readonly string[]): Promise<string[]> {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const dir = stack.urls['logDir'];
+  if (!dir) throw new Error('testStack().urls.logDir is missing');
+  const present = new Set(readdirSync(dir));
+  const hits: string[] = [];
+  for (const file of LOG_FILES) {
+    if (!present.has(file)) throw new Error(`log file ${file} is missing in ${dir}`);
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (secrets.some((secret) => line.includes(secret))) hits.push(`${file}: ${line.slice(0, 300)}`);
+    }
+  }
+  return hits;
+}

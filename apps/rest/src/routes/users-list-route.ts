@@ -1,0 +1,70 @@
+/**
+ * GET /users/: every listing style of CONTRACT.md "Listings" (or the one USERS_LIST_STYLE forces), filters on
+ * username, email, role and is_active, repeatable sort; items in the representation of the requested API version.
+ */
+import { z } from 'zod';
+import { UserPublic, UserV1, UserV2 } from '@platform/contracts';
+import {
+  LISTINGS,
+  cursorEnvelopeSchema,
+  deriveCursorSecret,
+  listingQuerySchema,
+  pageEnvelopeSchema,
+  parseRestListQuery,
+  toConnectionVariables,
+  toRestListBody,
+} from '@platform/listing';
+import { defineRoute } from '../http/route';
+import type { RestEnvironment } from '../environment';
+import { ListUsers } from '../operations/users-operations';
+import { toUserListItem } from './user-representation';
+
+/** Parameters the route accepts besides listing ones: the version selector and an API key in the query. */
+const RESERVED = ['version', 'api_key'];
+
+const forcedStyleOf = (env: RestEnvironment) => (env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE);
+
+const secrets = new Map<string, Buffer>();
+const cursorSecretOf = (jwtSecret: string): Buffer => {
+  let secret = secrets.get(jwtSecret);
+  if (!secret) {
+    secret = deriveCursorSecret(jwtSecret);
+    secrets.set(jwtSecret, secret);
+  }
+  return secret;
+};
+
+const listed = z.union([UserPublic, UserV2, UserV1]);
+
+export const listUsersRoute = defineRoute({
+  method: 'get',
+  path: '/users/',
+  operationId: 'listUsers',
+  summary: 'List users',
+  description:
+    'Needs `users:read`. The pagination style follows from the parameters (cursor `pageSize`/`pageToken` -> envelope B; ' +
+    '`page`/`size` -> envelope A; `lastSeenId`/`limit` or `skip`/`offset`/`limit` or none -> array), unless the deployment ' +
+    'forces one with USERS_LIST_STYLE. Filters: `username`, `email`, `role`, `is_active`, each also as `field[eq|lt|gt|in]`. ' +
+    'Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2.',
+  tags: ['users'],
+  security: 'bearer-or-api-key',
+  scope: 'users:read',
+  query: listingQuerySchema(LISTINGS.users),
+  responses: {
+    200: {
+      description: 'Users: an array, or envelope A (page/size), or envelope B (cursor)',
+      schema: z.union([z.array(listed), pageEnvelopeSchema(UserPublic), cursorEnvelopeSchema(UserPublic)]),
+    },
+  },
+  handler: async ({ query, gateway, credentials, env, version }) => {
+    const cursorSecret = cursorSecretOf(env.jwtSecret);
+    const forcedStyle = forcedStyleOf(env);
+    const listQuery = parseRestListQuery(query as Record<string, unknown>, LISTINGS.users, {
+      reserved: RESERVED,
+      cursorSecret,
+      ...(forcedStyle ? { forcedStyle } : {}),
+    });
+    const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
+    return { status: 200, body: toRestListBody(listQuery, data.users, (user) => toUserListItem(user, version)) };
+  },
+});

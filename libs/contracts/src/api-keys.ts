@@ -1,0 +1,59 @@
+/** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
+import { z } from 'zod';
+import { ALL_SCOPES } from '@platform/auth';
+
+/** A user holds at most this many keys; GET /api-keys returns them all in one array. */
+export const API_KEYS_PER_USER_MAX = 100;
+
+/**
+ * Scope names are checked here only for shape; which scopes a caller may grant (known ones, no wider than its own)
+ * is decided by the auth subgraph, which reports any problem on the field `scopes` itself.
+ */
+const Scopes = z
+  .array(z.string().max(50, 'must be at most 50 characters'), 'must be an array of scope names')
+  .min(1, 'must name at least one scope')
+  .max(ALL_SCOPES.length, `must name at most ${ALL_SCOPES.length} scopes`)
+  .describe(`Scopes the key grants, each one the creator holds: ${ALL_SCOPES.join(', ')}`);
+
+export const ApiKeyCreate = z
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
+    scopes: Scopes,
+  })
+  .strict()
+  .meta({
+    id: 'ApiKeyCreate',
+    description: 'A new API key: a label and the scopes it grants (no wider than the creator\'s own).',
+    example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
+  });
+export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreate>;
+
+const ApiKeyFields = {
+  id: z.number().int().min(1),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  created_at: z.string().describe('ISO 8601 creation time'),
+};
+
+export const ApiKeyCreated = z
+  .object({
+    ...ApiKeyFields,
+    key: z.string().describe('The secret key. Shown only in this response; it is stored only as a digest.'),
+  })
+  .meta({
+    id: 'ApiKeyCreated',
+    description: 'The created key. Keep `key` now: it cannot be shown again.',
+    example: { id: 1, name: 'reporting job', scopes: ['items:read'], key: 'ak_3q2F7wJx...', created_at: '2025-01-01T00:00:00.000Z' },
+  });
+
+export const ApiKeyPublic = z
+  .object({
+    ...ApiKeyFields,
+    prefix: z.string().describe('The first characters of the key, to tell keys apart; not enough to use it'),
+    last_used_at: z.string().nullable().describe('When the key last authenticated a request (to within a minute); null if never'),
+  })
+  .meta({
+    id: 'ApiKey',
+    description: 'An API key as listings show it: never the key or its digest.',
+    example: { id: 1, name: 'reporting job', scopes: ['items:read'], prefix: 'ak_3q2F7w', created_at: '2025-01-01T00:00:00.000Z', last_used_at: null },
+  });

@@ -1,0 +1,44 @@
+/** Token endpoint schemas: the login form (OAuth2 password grant shape), refresh and logout bodies, the token response. */
+import { z } from 'zod';
+
+export const TokenRequest = z
+  .object({
+    username: z.string().min(1, 'is required').max(50, 'must be at most 50 characters'),
+    password: z.string().min(1, 'is required').max(128, 'must be at most 128 characters'),
+    scope: z
+      .string()
+      .max(500, 'must be at most 500 characters')
+      .optional()
+      .describe('Space-separated scopes to narrow the token to; each must be granted by the role. Default: every scope of the role.'),
+    grant_type: z.literal('password', 'must be "password"').optional().describe('OAuth2 clients send `password`; optional.'),
+  })
+  .strict()
+  .meta({
+    id: 'TokenRequest',
+    description: 'Login with username and password (form-encoded or JSON).',
+    example: { username: 'alice', password: 'correct-horse-1', scope: 'users:read items:read' },
+  });
+export type TokenRequestInput = z.infer<typeof TokenRequest>;
+
+export const RefreshTokenRequest = z
+  .object({ refresh_token: z.string().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .strict()
+  .meta({
+    id: 'RefreshTokenRequest',
+    description: 'A refresh token from a previous token response (form-encoded or JSON).',
+    example: { refresh_token: 'rt_Q2hhbmdlIG1lIQ' },
+  });
+
+export const TokenResponse = z
+  .object({
+    access_token: z.string().describe('HS256 JWT with sub (username), uid, role, scopes, exp'),
+    token_type: z.literal('bearer'),
+    expires_in: z.number().int().describe('Seconds until the access token expires'),
+    refresh_token: z.string().describe('Opaque; single use: POST /auth/refresh rotates it'),
+    scope: z.string().describe('Space-separated scopes the access token carries'),
+  })
+  .meta({
+    id: 'TokenResponse',
+    description: 'Access token response.',
+    example: { access_token: 'eyJhbGciOiJIUzI1NiIs...', token_type: 'bearer', expires_in: 1800, refresh_token: 'rt_...', scope: 'users:read users:write' },
+  });
