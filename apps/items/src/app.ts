@@ -3,10 +3,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
-import { authenticateRequest, createGraphQLHandler, createSubgraphServer } from '@platform/service';
+import { deriveCursorSecret } from '@platform/listing';
+import {
+  authenticateRequest,
+  createGraphQLHandler,
+  createSubgraphServer,
+  type MongoCommandStats,
+} from '@platform/service';
 import typeDefs from './schema.graphql';
-import type { ItemsContext } from './context';
+import { ItemRepository } from './data-access/item-repository';
+import { ItemService } from './domain/item-service';
+import { createItemLoaders, type ItemsContext } from './context';
+import { itemResolvers } from './resolvers/item-resolvers';
+import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
+import { mutationResolvers } from './resolvers/mutation-resolvers';
 
 export interface ItemsAppDeps {
   db: Db;
@@ -14,6 +25,8 @@ export interface ItemsAppDeps {
   jwtSecret: string;
   production: boolean;
   maxBodyBytes: number;
+  /** Development only: report each request's MongoDB commands in `extensions.mongoCommands`. */
+  commandStats?: MongoCommandStats | undefined;
 }
 
 export interface ItemsApp {
@@ -22,7 +35,15 @@ export interface ItemsApp {
 }
 
 export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
-  const server = createSubgraphServer<ItemsContext>(typeDefs, { ...queryResolvers }, { production: deps.production });
+  const repository = new ItemRepository(deps.db);
+  const items = new ItemService(repository, deriveCursorSecret(deps.jwtSecret));
+  const server = createSubgraphServer<ItemsContext>(
+    typeDefs,
+    { ...itemResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    { production: deps.production },
+  );
+  const stats = deps.production ? undefined : deps.commandStats;
+  if (stats) server.addPlugin(stats.plugin<ItemsContext>());
   await server.start();
   const handler = createGraphQLHandler<ItemsContext>({
     server,
@@ -32,8 +53,9 @@ export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
       ...authenticateRequest(req.headers, deps.jwtSecret),
       requestId,
       logger,
-      db: deps.db,
+      loaders: createItemLoaders(repository),
+      services: { items },
     }),
   });
-  return { server, handler };
+  return { server, handler: stats ? stats.wrap(handler) : handler };
 }

@@ -1,12 +1,18 @@
 /** Root queries of the posts subgraph. */
+import type { ConnectionArgs } from '@platform/listing';
 import type { PostsContext } from '../context';
 
 export const queryResolvers = {
   Query: {
     post: (_: unknown, args: { id: string }, context: PostsContext) =>
-      /^[1-9]\d{0,15}$/.test(args.id) ? context.db.collection('posts').findOne({ _id: Number(args.id) } as never) : null,
-  },
-  Post: {
-    id: (doc: { _id: number }) => String(doc._id),
+      context.services.posts.get(context, args.id),
+    posts: (_: unknown, args: ConnectionArgs, context: PostsContext) =>
+      context.services.posts.list(context, args),
+    comment: (_: unknown, args: { id: string; postId?: string | null }, context: PostsContext) =>
+      context.services.comments.get(context, args.id, args.postId),
+    comments: (_: unknown, args: ConnectionArgs & { postId: string }, context: PostsContext) => {
+      const { postId, ...connectionArgs } = args;
+      return context.services.comments.list(context, postId, connectionArgs);
+    },
   },
 };

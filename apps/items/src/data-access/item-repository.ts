@@ -1,0 +1,95 @@
+/** The items collection: items keyed by integer id, price in integer cents, owner by user id. */
+import type { Collection, Db, Filter, Sort } from 'mongodb';
+import { nextSequenceValue, type IndexSpec } from '@platform/mongo';
+
+export interface ItemDocument {
+  _id: number;
+  name: string;
+  description: string | null;
+  /** Integer cents: decimal prices without binary float loss. */
+  priceCents: number;
+  ownerId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type ItemChanges = Partial<Pick<ItemDocument, 'name' | 'description' | 'priceCents' | 'ownerId'>>;
+
+export const ITEMS_COLLECTION = 'items';
+
+/** Every listing filter and sort (name, price, owner, each with the `_id` tie-breaker both ways) and User.items. */
+export const itemIndexes: IndexSpec[] = ['name', 'priceCents', 'ownerId'].flatMap((field) => [
+  { collection: ITEMS_COLLECTION, key: { [field]: 1, _id: 1 }, options: { name: `${field}_1__id_1` } },
+  { collection: ITEMS_COLLECTION, key: { [field]: -1, _id: 1 }, options: { name: `${field}_-1__id_1` } },
+]);
+
+export interface ListPlan {
+  filter: Record<string, unknown>;
+  sort: Array<[string, 1 | -1]>;
+  skip: number;
+  limit: number;
+}
+
+export class ItemRepository {
+  private readonly items: Collection<ItemDocument>;
+
+  constructor(private readonly db: Db) {
+    this.items = db.collection<ItemDocument>(ITEMS_COLLECTION);
+  }
+
+  /** Allocates the next id (unique even under concurrency: see nextSequenceValue) and inserts the document built with it. */
+  async insertWithNewId(build: (id: number) => ItemDocument): Promise<ItemDocument> {
+    const document = build(await nextSequenceValue(this.db, ITEMS_COLLECTION));
+    await this.items.insertOne(document);
+    return document;
+  }
+
+  findById(id: number): Promise<ItemDocument | null> {
+    return this.items.findOne({ _id: id });
+  }
+
+  findByIds(ids: readonly number[]): Promise<ItemDocument[]> {
+    return this.items.find({ _id: { $in: [...ids] } }).toArray();
+  }
+
+  /** One query for the items of many owners, in id order (callers group and cap per owner). */
+  findByOwners(ownerIds: readonly number[]): Promise<ItemDocument[]> {
+    return this.items
+      .find({ ownerId: { $in: [...ownerIds] } })
+      .sort({ ownerId: 1, _id: 1 })
+      .toArray();
+  }
+
+  /** The plan comes from @platform/listing: operators from its allowlist, values typed; nothing from clients verbatim. */
+  list(plan: ListPlan): Promise<ItemDocument[]> {
+    return this.items
+      .find(plan.filter as Filter<ItemDocument>)
+      .sort(plan.sort as Sort)
+      .skip(plan.skip)
+      .limit(plan.limit)
+      .toArray();
+  }
+
+  count(filter: Record<string, unknown>): Promise<number> {
+    return this.items.countDocuments(filter as Filter<ItemDocument>);
+  }
+
+  /** Applies the changes and returns the item after them; null when the item no longer exists. */
+  update(id: number, changes: ItemChanges, now: Date): Promise<ItemDocument | null> {
+    return this.items.findOneAndUpdate(
+      { _id: id },
+      { $set: { ...changes, updatedAt: now } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  async deleteById(id: number): Promise<boolean> {
+    const result = await this.items.deleteOne({ _id: id });
+    return result.deletedCount === 1;
+  }
+
+  async deleteByOwner(ownerId: number): Promise<number> {
+    const result = await this.items.deleteMany({ ownerId });
+    return result.deletedCount;
+  }
+}

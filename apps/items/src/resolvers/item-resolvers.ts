@@ -1,0 +1,21 @@
+/** Resolvers of the Item type: field mapping from the stored document, the owner reference, and entity lookups. */
+import { requireScope } from '@platform/auth';
+import { fromCents } from '@platform/contracts';
+import type { ItemDocument } from '../data-access/item-repository';
+import { isEntityId } from '../domain/ids';
+import type { ItemsContext } from '../context';
+
+export const itemResolvers = {
+  Item: {
+    id: (item: ItemDocument) => String(item._id),
+    price: (item: ItemDocument) => fromCents(item.priceCents),
+    ownerId: (item: ItemDocument) => (item.ownerId === null ? null : String(item.ownerId)),
+    owner: (item: ItemDocument) =>
+      item.ownerId === null ? null : { __typename: 'User', id: String(item.ownerId) },
+    /** Batched: every Item the gateway asks about in one request is fetched with one `$in` query. */
+    __resolveReference: (reference: { id: string }, context: ItemsContext) => {
+      requireScope(context.principal, 'items:read', context.authError);
+      return isEntityId(reference.id) ? context.loaders.itemById.load(Number(reference.id)) : null;
+    },
+  },
+};

@@ -1,0 +1,55 @@
+/** The likes collection: one document per (post, user); the unique index makes a second like a no-op. */
+import type { Collection, Db, ObjectId } from 'mongodb';
+import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
+
+export interface LikeDocument {
+  _id?: ObjectId;
+  postId: number;
+  userId: number;
+  createdAt: Date;
+}
+
+export const LIKES_COLLECTION = 'likes';
+
+export const likeIndexes: IndexSpec[] = [
+  {
+    collection: LIKES_COLLECTION,
+    key: { postId: 1, userId: 1 },
+    options: { unique: true, name: 'postId_1_userId_1_unique' },
+  },
+  { collection: LIKES_COLLECTION, key: { userId: 1 }, options: { name: 'userId_1' } },
+];
+
+export class LikeRepository {
+  private readonly likes: Collection<LikeDocument>;
+
+  constructor(db: Db) {
+    this.likes = db.collection<LikeDocument>(LIKES_COLLECTION);
+  }
+
+  /** True when this call created the like; false when the user already liked the post. */
+  async add(postId: number, userId: number, now: Date): Promise<boolean> {
+    try {
+      await this.likes.insertOne({ postId, userId, createdAt: now });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  /** True when this call removed the like; false when there was none. */
+  async remove(postId: number, userId: number): Promise<boolean> {
+    const result = await this.likes.deleteOne({ postId, userId });
+    return result.deletedCount === 1;
+  }
+
+  async postIdsLikedBy(userId: number): Promise<number[]> {
+    const docs = await this.likes.find({ userId }, { projection: { postId: 1 } }).toArray();
+    return docs.map((doc) => doc.postId);
+  }
+
+  async deleteByPosts(postIds: readonly number[]): Promise<void> {
+    if (postIds.length > 0) await this.likes.deleteMany({ postId: { $in: [...postIds] } });
+  }
+}

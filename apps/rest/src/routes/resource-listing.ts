@@ -1,0 +1,42 @@
+/** What the items, posts, comments and articles list routes share: parameters, cursor secret, body shapes. */
+import { z } from 'zod';
+import {
+  cursorEnvelopeSchema,
+  deriveCursorSecret,
+  listingQuerySchema,
+  pageEnvelopeSchema,
+  parseRestListQuery,
+  type ListingSpec,
+  type ListQuery,
+} from '@platform/listing';
+import type { RestEnvironment } from '../environment';
+
+/** Parameters a list route accepts besides listing ones: the version selector and an API key in the query. */
+const RESERVED = ['version', 'api_key'];
+
+const secrets = new Map<string, Buffer>();
+const cursorSecretOf = (jwtSecret: string): Buffer => {
+  let secret = secrets.get(jwtSecret);
+  if (!secret) {
+    secret = deriveCursorSecret(jwtSecret);
+    secrets.set(jwtSecret, secret);
+  }
+  return secret;
+};
+
+export const listQueryOf = (query: unknown, spec: ListingSpec, env: RestEnvironment): ListQuery =>
+  parseRestListQuery(query as Record<string, unknown>, spec, {
+    reserved: RESERVED,
+    cursorSecret: cursorSecretOf(env.jwtSecret),
+  });
+
+export const listParameters = (spec: ListingSpec) => listingQuerySchema(spec);
+
+/** 200 body of a list route: an array (offset, keyset, no parameters), envelope A (page/size) or envelope B (cursor). */
+export const listBodySchema = <T extends z.ZodType>(record: T) =>
+  z.union([z.array(record), pageEnvelopeSchema(record), cursorEnvelopeSchema(record)]);
+
+export const LIST_STYLES_TEXT =
+  'The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> ' +
+  'envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ' +
+  'ties are broken by `id`.';

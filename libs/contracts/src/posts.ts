@@ -1,0 +1,110 @@
+/**
+ * Post and comment schemas (blog resources): PostCreate/PostReplace/PostUpdate, PostPublic, CommentCreate/CommentUpdate,
+ * CommentPublic. Bounds: title 1..200 characters, body 1..20,000, comment body 1..5,000 (none may be only whitespace).
+ */
+import { z } from 'zod';
+
+export const POST_TITLE_MAX = 200;
+export const POST_BODY_MAX = 20_000;
+export const COMMENT_BODY_MAX = 5_000;
+
+const text = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/\S/, 'must not be blank')
+    .describe(`1 to ${max} characters, not only whitespace`);
+
+const title = text(POST_TITLE_MAX);
+const body = text(POST_BODY_MAX);
+const commentBody = text(COMMENT_BODY_MAX);
+
+export const PostCreate = z
+  .object({ title, body })
+  .strict()
+  .meta({
+    id: 'PostCreate',
+    description: 'A new post; the author is the caller.',
+    example: { title: 'Hello', body: 'First post.' },
+  });
+export type PostCreateInput = z.infer<typeof PostCreate>;
+
+export const PostReplace = z
+  .object({ title, body })
+  .strict()
+  .meta({
+    id: 'PostReplace',
+    description: 'Full update of a post: title and body are required.',
+    example: { title: 'Hello again', body: 'Edited.' },
+  });
+
+export const PostUpdate = z
+  .object({ title: title.optional(), body: body.optional() })
+  .strict()
+  .meta({
+    id: 'PostUpdate',
+    description: 'Partial update of a post: only the given fields change.',
+    example: { title: 'Better title' },
+  });
+export type PostUpdateInput = z.infer<typeof PostUpdate>;
+
+const timestamp = z.string().describe('ISO 8601 timestamp (UTC)');
+
+export const PostPublic = z
+  .object({
+    id: z.number().int().min(1),
+    author_id: z.number().int().min(1),
+    title: z.string(),
+    body: z.string(),
+    like_count: z.number().int().min(0),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({
+    id: 'Post',
+    description: 'A post. like_count counts distinct users who like it.',
+    example: {
+      id: 4,
+      author_id: 3,
+      title: 'Hello',
+      body: 'First post.',
+      like_count: 2,
+      created_at: '2025-01-01T10:00:00.000Z',
+      updated_at: '2025-01-01T10:00:00.000Z',
+    },
+  });
+
+export const CommentCreate = z
+  .object({ body: commentBody })
+  .strict()
+  .meta({
+    id: 'CommentCreate',
+    description: 'A new comment on a post; the author is the caller.',
+    example: { body: 'Nice post!' },
+  });
+export type CommentCreateInput = z.infer<typeof CommentCreate>;
+
+export const CommentUpdate = z
+  .object({ body: commentBody.optional() })
+  .strict()
+  .meta({
+    id: 'CommentUpdate',
+    description: 'Partial update of a comment.',
+    example: { body: 'Nice post, really!' },
+  });
+export type CommentUpdateInput = z.infer<typeof CommentUpdate>;
+
+export const CommentPublic = z
+  .object({
+    id: z.number().int().min(1),
+    post_id: z.number().int().min(1),
+    author_id: z.number().int().min(1),
+    body: z.string(),
+    created_at: timestamp,
+  })
+  .meta({
+    id: 'Comment',
+    description: 'A comment on a post.',
+    example: { id: 9, post_id: 4, author_id: 5, body: 'Nice post!', created_at: '2025-01-01T11:00:00.000Z' },
+  });
