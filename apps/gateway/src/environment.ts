@@ -13,6 +13,22 @@ const schema = commonEnvironment.extend({
   SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   GRAPHQL_INTROSPECTION: booleanFlag(true),
+  /** Per operation: deepest field nesting, aliased fields, estimated objects returned (apps/gateway/src/graphql-limits.ts). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(30),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(25_000),
+  /** Rate limits for direct GraphQL clients (the REST facade's calls are exempt: it limits its own callers). */
+  REDIS_URL: z.string().optional(),
+  RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
+  TRUST_PROXY: z.string().default('false'),
+  CORS_ORIGINS: z.string().default(''),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** How long a verified API key is reused without asking auth again: also the longest a revoked key keeps working. */
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
 });
 
 export type GatewayEnvironment = z.infer<typeof schema> & { jwtSecret: string };

@@ -3,14 +3,29 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProduction } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { runService } from '@platform/service';
+import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
 import { createGatewayApp } from './app';
+import { ApiKeyExchange } from './api-key-exchange';
+import { createGatewayRateLimiter } from './gateway-rate-limit';
 
 async function main(): Promise<void> {
   const env = loadGatewayEnvironment();
   const logger = createLogger('gateway', env.LOG_LEVEL);
   const supergraphSdl = readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8');
+  // Straight to the auth subgraph (its internal _verifyApiKey is not in the supergraph's API schema).
+  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'gateway', env.jwtSecret, env.SUBGRAPH_TIMEOUT_MS);
+  const rateLimiter = createGatewayRateLimiter({
+    redisUrl: env.REDIS_URL,
+    points: env.RATE_LIMIT_POINTS,
+    windowSeconds: env.RATE_LIMIT_WINDOW,
+    failMode: env.RATE_LIMIT_FAIL_MODE,
+    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    jwtSecret: env.jwtSecret,
+    trustProxy: env.TRUST_PROXY,
+    logger,
+  });
+  if (!(await rateLimiter.ready(3_000))) logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
   const app = await createGatewayApp({
     supergraphSdl,
     subgraphUrls: {
@@ -24,6 +39,15 @@ async function main(): Promise<void> {
     introspection: env.GRAPHQL_INTROSPECTION,
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+    apiKeys: new ApiKeyExchange({
+      auth: authClient,
+      jwtSecret: env.jwtSecret,
+      cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
+      cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
+    }),
+    limits: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
+    corsOrigins: env.CORS_ORIGINS,
+    rateLimiter,
   });
   await runService({
     name: 'gateway',
@@ -32,7 +56,14 @@ async function main(): Promise<void> {
     logger,
     handler: app.handler,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    onShutdown: () => app.server.stop(),
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    onShutdown: async () => {
+      await app.server.stop();
+      await authClient.close();
+      await app.close();
+      await rateLimiter.close();
+    },
   });
 }
 

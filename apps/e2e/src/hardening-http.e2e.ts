@@ -1,0 +1,122 @@
+/**
+ * HTTP hardening of the REST facade: helmet headers and no X-Powered-By on every kind of response, the body limit,
+ * the CORS allowlist (own facade with CORS_ORIGINS), and the server request timeout against a trickling client.
+ */
+import { connect } from 'node:net';
+import { ALL_SCOPES, signAccessToken } from '@platform/auth';
+import { freePort, http, makeTempDir, startApp, testStack, waitForHttpOk, type ManagedProcess } from '@platform/testing';
+
+const stack = testStack();
+const token = signAccessToken({ sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' }, stack.jwtSecret, 600);
+
+describe('HTTP hardening of the REST facade (shared stack)', () => {
+  it.each([
+    ['a JSON resource', '/users/?limit=1'],
+    ['an unknown path', '/no-such-resource'],
+    ['the docs page', '/docs'],
+  ])('when %s is served, then helmet headers are present and X-Powered-By is not', async (_label, path) => {
+    const response = await http.get(`${stack.restUrl}${path}`, { token });
+    expect(response.headers.get('x-powered-by')).toBeNull();
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('strict-transport-security')).toContain('max-age=31536000');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('when a body is larger than MAX_BODY_BYTES, then the answer is 413 in the error shape', async () => {
+    const response = await http.post(`${stack.restUrl}/users/`, {
+      json: { username: 'x'.repeat(1_100_000), email: 'big@example.com', password: 'password-1' },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('when no origin is allowlisted (the default), then no cross-origin read is allowed', async () => {
+    const response = await http.get(`${stack.restUrl}/users/?limit=1`, { token, headers: { origin: 'https://app.example.test' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('CORS allowlist and request timeout (own facade)', () => {
+  const ORIGIN = 'https://app.example.test';
+  const dir = makeTempDir('rest-http-');
+  let rest: ManagedProcess;
+  let base: string;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    rest = startApp('rest', {
+      rootDir: stack.rootDir,
+      logDir: dir.path,
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        JWT_SECRET: stack.jwtSecret,
+        GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
+        CORS_ORIGINS: `${ORIGIN},https://admin.example.test/`,
+        REQUEST_TIMEOUT_MS: '1000',
+      },
+    });
+    base = `http://127.0.0.1:${port}`;
+    await waitForHttpOk(`${base}/readyz`, 30_000, () => rest.child.exitCode === null);
+  }, 60_000);
+
+  afterAll(async () => {
+    await rest?.stop();
+    dir.remove();
+  }, 30_000);
+
+  it('when an allowlisted origin sends a preflight, then it is answered 204 with the allowed methods and headers', async () => {
+    const response = await fetch(`${base}/items/`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(response.headers.get('vary')).toMatch(/origin/i);
+  });
+
+  it('when an allowlisted origin reads, then the response allows it and exposes the rate-limit headers', async () => {
+    const response = await http.get(`${base}/users/?limit=1`, { token, headers: { origin: 'https://admin.example.test' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://admin.example.test');
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+    expect(response.headers.get('access-control-expose-headers')).toContain('Retry-After');
+  });
+
+  it('when another origin reads or preflights, then no CORS header allows it', async () => {
+    const read = await http.get(`${base}/users/?limit=1`, { token, headers: { origin: 'https://evil.example.test' } });
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${base}/items/`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example.test', 'access-control-request-method': 'DELETE' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
+  it('when a client sends its headers and then trickles nothing of the body, then the server cuts it off with 408', async () => {
+    const began = performance.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      const guard = setTimeout(() => socket.destroy(new Error('server kept the stalled request open')), 8_000);
+      socket.on('close', () => {
+        clearTimeout(guard);
+        resolve(received);
+      });
+      socket.on('error', reject);
+      socket.write(`POST /users/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(performance.now() - began).toBeLessThan(3_000);
+  });
+});

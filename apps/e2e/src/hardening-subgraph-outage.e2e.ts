@@ -1,0 +1,122 @@
+/**
+ * A subgraph that hangs or stops: an own gateway (SUBGRAPH_TIMEOUT_MS=1000) and REST facade over an own users
+ * subgraph, a never-answering "items" subgraph and the shared auth and posts subgraphs. What needs the sick subgraph
+ * is a 503 with Retry-After (REST) or SERVICE_UNAVAILABLE (GraphQL) within the timeout; everything else is unaffected.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { ALL_SCOPES, signAccessToken } from '@platform/auth';
+import { freePort, http, makeTempDir, startApp, testStack, waitForHttpOk, type ManagedProcess } from '@platform/testing';
+
+const stack = testStack();
+const SUBGRAPH_TIMEOUT_MS = 1_000;
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const token = signAccessToken({ sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' }, stack.jwtSecret, 600);
+const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) => (body.errors ?? []).map((e) => e.extensions?.code);
+
+async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const began = performance.now();
+  const result = await call();
+  return { result, ms: performance.now() - began };
+}
+
+describe('a hanging or stopped subgraph', () => {
+  const dir = makeTempDir('subgraph-outage-');
+  const sockets = new Set<Socket>();
+  let hanging: Server;
+  let users: ManagedProcess;
+  let gateway: ManagedProcess;
+  let rest: ManagedProcess;
+  let gatewayUrl: string;
+  let restUrl: string;
+
+  const start = async (name: 'users' | 'gateway' | 'rest', env: Record<string, string>) => {
+    const port = await freePort();
+    const proc = startApp(name, {
+      rootDir: stack.rootDir,
+      logDir: dir.path,
+      env: { NODE_ENV: 'test', LOG_LEVEL: 'warn', JWT_SECRET: stack.jwtSecret, APOLLO_TELEMETRY_DISABLED: 'true', PORT: String(port), ...env },
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttpOk(`${base}/readyz`, 30_000, () => proc.child.exitCode === null);
+    return { proc, base };
+  };
+
+  beforeAll(async () => {
+    // Accepts connections and never answers: a subgraph stuck in a slow query.
+    hanging = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    const hangingPort = await freePort();
+    await new Promise<void>((resolve) => hanging.listen(hangingPort, '127.0.0.1', resolve));
+
+    const ownUsers = await start('users', {
+      MONGO_URL: stack.mongoUrl,
+      MONGO_DB: `api_users_outage_${unique()}`,
+      AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
+      ITEMS_SUBGRAPH_URL: `http://127.0.0.1:${hangingPort}/graphql`,
+      POSTS_SUBGRAPH_URL: `${stack.urls['posts']}/graphql`,
+    });
+    users = ownUsers.proc;
+    const ownGateway = await start('gateway', {
+      SUBGRAPH_TIMEOUT_MS: String(SUBGRAPH_TIMEOUT_MS),
+      USERS_SUBGRAPH_URL: `${ownUsers.base}/graphql`,
+      ITEMS_SUBGRAPH_URL: `http://127.0.0.1:${hangingPort}/graphql`,
+      AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
+      POSTS_SUBGRAPH_URL: `${stack.urls['posts']}/graphql`,
+      RATE_LIMIT_POINTS: '100000',
+    });
+    gateway = ownGateway.proc;
+    gatewayUrl = `${ownGateway.base}/graphql`;
+    const ownRest = await start('rest', { GATEWAY_URL: gatewayUrl, RATE_LIMIT_POINTS: '100000' });
+    rest = ownRest.proc;
+    restUrl = ownRest.base;
+  }, 90_000);
+
+  afterAll(async () => {
+    await rest?.stop();
+    await gateway?.stop();
+    await users?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => (hanging ? hanging.close(() => resolve()) : resolve()));
+    dir.remove();
+  }, 30_000);
+
+  it('when a subgraph never answers, then GraphQL reports SERVICE_UNAVAILABLE within the timeout and REST answers 503 with Retry-After', async () => {
+    const graphql = await timed(() => http.graphql(gatewayUrl, '{ item(id: "1") { id name } }', {}, { token }));
+    expect(codesOf(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(graphql.result.body.errors[0].message).toBe('Service temporarily unavailable');
+    expect(graphql.ms).toBeGreaterThanOrEqual(SUBGRAPH_TIMEOUT_MS - 50);
+    expect(graphql.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 1_500);
+
+    const viaRest = await timed(() => http.get(`${restUrl}/items/1`, { token }));
+    expect(viaRest.result.status).toBe(503);
+    expect(Number(viaRest.result.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(viaRest.result.text).not.toMatch(/items|127\.0\.0\.1|timeout/i);
+    expect(viaRest.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 1_500);
+  });
+
+  it('when one subgraph hangs, then operations on the others are unaffected', async () => {
+    const user = await timed(() => http.get(`${restUrl}/users/1`, { token }));
+    expect([200, 404]).toContain(user.result.status);
+    expect(user.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS);
+    const post = await http.graphql(gatewayUrl, '{ post(id: "1") { id title } }', {}, { token });
+    expect(codesOf(post.body)).not.toContain('SERVICE_UNAVAILABLE');
+  });
+
+  it('when a subgraph is stopped, then the routes that need it answer 503 at once and the others keep working', async () => {
+    await users.stop();
+    const graphql = await timed(() => http.graphql(gatewayUrl, '{ user(id: "1") { id username } }', {}, { token }));
+    expect(codesOf(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(graphql.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
+
+    const viaRest = await timed(() => http.get(`${restUrl}/users/1`, { token }));
+    expect(viaRest.result.status).toBe(503);
+    expect(viaRest.result.headers.get('retry-after')).toBeTruthy();
+    expect(viaRest.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
+
+    const posts = await http.get(`${restUrl}/posts/1`, { token });
+    expect(posts.status).not.toBe(503);
+    expect(posts.status).toBeLessThan(500);
+  });
+});

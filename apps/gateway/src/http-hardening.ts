@@ -1,0 +1,51 @@
+/**
+ * HTTP hardening of the gateway's node:http handler: helmet's headers (a strict CSP in production; development keeps
+ * the local landing page usable) and CORS for an allowlist of origins (CORS_ORIGINS: exact origins, or `*`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+
+const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+const ALLOWED_HEADERS =
+  'Authorization, Content-Type, Accept, X-API-Key, X-Request-Id, Apollo-Require-Preflight, X-Apollo-Operation-Name';
+const EXPOSED_HEADERS =
+  'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy';
+
+/** Applies the headers; returns false when it answered the request itself (a CORS preflight). */
+export type HttpHardening = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export function createHttpHardening(options: { production: boolean; corsOrigins: string }): HttpHardening {
+  const headers = helmet({
+    contentSecurityPolicy: options.production
+      ? { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } }
+      : false,
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+  });
+  const entries = options.corsOrigins
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, '').toLowerCase())
+    .filter(Boolean);
+  const anyOrigin = entries.includes('*');
+  const origins = new Set(entries);
+
+  return (req, res) => {
+    headers(req, res, () => undefined);
+    res.removeHeader('x-powered-by');
+    res.setHeader('vary', 'Origin');
+    const origin = req.headers.origin;
+    if (!origin || !(anyOrigin || origins.has(origin.toLowerCase()))) return true;
+    res.setHeader('access-control-allow-origin', anyOrigin ? '*' : origin);
+    res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      res.writeHead(204, {
+        'access-control-allow-methods': ALLOWED_METHODS,
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': '600',
+      });
+      res.end();
+      return false;
+    }
+    return true;
+  };
+}

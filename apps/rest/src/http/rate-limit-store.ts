@@ -1,0 +1,154 @@
+/**
+ * Where rate-limit counters live: Redis (shared by every facade instance) through rate-limiter-flexible, with an
+ * in-process insurance limiter that takes over at once while Redis is unreachable; without REDIS_URL, in-process only.
+ */
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError } from '@platform/errors';
+import type { Logger } from '@platform/logging';
+
+/**
+ * `open`: while Redis is down each instance enforces the budget on its own (in-process insurance limiter), so the
+ * service keeps answering and the fleet as a whole may allow up to instances x budget.
+ * `closed`: while Redis is down limited requests are refused with 503 + Retry-After (nothing passes unmetered).
+ */
+export type RateLimitFailMode = 'open' | 'closed';
+
+export interface LimiterSpec {
+  /** Redis key prefix, so several budgets share one Redis. */
+  keyPrefix: string;
+  points: number;
+  durationSeconds: number;
+  /** Once exhausted, the key stays blocked this long (login throttling). */
+  blockDurationSeconds?: number;
+}
+
+export interface LimitOutcome {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window (or block) resets; at least 1 when denied. */
+  resetSeconds: number;
+}
+
+export interface Limiter {
+  readonly points: number;
+  readonly durationSeconds: number;
+  /** Takes one point; resolves with the outcome, rejects only with a 503 AppError in `closed` mode while Redis is down. */
+  consume(key: string): Promise<LimitOutcome>;
+}
+
+export interface LimiterBackend {
+  create(spec: LimiterSpec): Limiter;
+  /** Resolves true once Redis is connected (at once without Redis), false after `timeoutMs`. */
+  ready(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface LimiterBackendOptions {
+  redisUrl?: string | undefined;
+  failMode: RateLimitFailMode;
+  /** A Redis command not answered within this is abandoned and the insurance limiter decides. */
+  commandTimeoutMs: number;
+  logger: Logger;
+}
+
+export function createLimiterBackend(options: LimiterBackendOptions): LimiterBackend {
+  const redis = options.redisUrl ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger) : undefined;
+  return {
+    create: (spec) => createLimiter(spec, redis, options.failMode),
+    ready: (timeoutMs) => (redis ? redisReady(redis, timeoutMs) : Promise.resolve(true)),
+    close: async () => {
+      if (!redis) return;
+      try {
+        await redis.quit();
+      } catch {
+        redis.disconnect();
+      }
+    },
+  };
+}
+
+/** Waits for the first connection, so a fresh instance does not count its first requests only in-process. */
+function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.once('ready', onReady);
+  });
+}
+
+function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Redis {
+  const redis = new Redis(url, {
+    // No queueing while disconnected: a command fails at once and the insurance limiter answers.
+    enableOfflineQueue: false,
+    commandTimeout: commandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1_000,
+    // Keep trying to come back (every 0.1 s .. 1 s), so limits resume on Redis as soon as it returns.
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    reconnectOnError: () => false,
+  });
+  let healthy = true;
+  redis.on('ready', () => {
+    if (!healthy) logger.info('rate limiter: Redis is back; shared limits resume');
+    healthy = true;
+  });
+  redis.on('error', (error: Error) => {
+    if (healthy) logger.warn({ err: { message: error.message } }, 'rate limiter: Redis unreachable; using the in-process limiter');
+    healthy = false;
+  });
+  redis.on('close', () => {
+    if (healthy) logger.warn('rate limiter: Redis connection closed; using the in-process limiter');
+    healthy = false;
+  });
+  return redis;
+}
+
+function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: RateLimitFailMode): Limiter {
+  const common = {
+    keyPrefix: spec.keyPrefix,
+    points: spec.points,
+    duration: spec.durationSeconds,
+    ...(spec.blockDurationSeconds ? { blockDuration: spec.blockDurationSeconds } : {}),
+  };
+  const memory = new RateLimiterMemory(common);
+  const store: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({
+        ...common,
+        storeClient: redis,
+        rejectIfRedisNotReady: true,
+        // A key over budget is refused locally until its window ends: a flood of 429s costs Redis nothing.
+        ...(spec.blockDurationSeconds ? {} : { inMemoryBlockOnConsumed: spec.points + 1 }),
+        ...(failMode === 'open' ? { insuranceLimiter: memory } : {}),
+      })
+    : memory;
+  const outcome = (res: RateLimiterRes, allowed: boolean): LimitOutcome => ({
+    allowed,
+    limit: spec.points,
+    remaining: allowed ? res.remainingPoints : 0,
+    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+  return {
+    points: spec.points,
+    durationSeconds: spec.durationSeconds,
+    async consume(key) {
+      try {
+        return outcome(await store.consume(key), true);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return outcome(rejection, false);
+        // Only reachable in `closed` mode (in `open` mode the insurance limiter answers): Redis is unavailable.
+        throw new AppError('SERVICE_UNAVAILABLE', 'Rate limiting temporarily unavailable', {
+          cause: rejection,
+          headers: { 'retry-after': '1' },
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/** Test fixtures for the facade's rate limits: own redis-server and rest processes with small budgets. */
+import { join } from 'node:path';
+import { ALL_SCOPES, signAccessToken } from '@platform/auth';
+import {
+  freePort,
+  makeTempDir,
+  startApp,
+  startRedis,
+  testStack,
+  waitForHttpOk,
+  type ManagedProcess,
+  type RunningInfra,
+} from '@platform/testing';
+
+export const unique = (): string => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+export interface RestProcess {
+  url: string;
+  port: number;
+  process: ManagedProcess;
+}
+
+/** A rest process pointing at the shared gateway, with its own rate-limit settings. */
+export async function startRest(env: Record<string, string>, logDir: string): Promise<RestProcess> {
+  const stack = testStack();
+  const port = await freePort();
+  const process = startApp('rest', {
+    rootDir: stack.rootDir,
+    logDir,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      JWT_SECRET: stack.jwtSecret,
+      GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
+      APOLLO_TELEMETRY_DISABLED: 'true',
+      TRUST_PROXY: 'true',
+      ...env,
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttpOk(
+    `${url}/readyz`,
+    30_000,
+    () => process.child.exitCode === null && process.child.signalCode === null,
+  );
+  return { url, port, process };
+}
+
+export async function startOwnRedis(dir: string, port?: number): Promise<RunningInfra> {
+  return startRedis({ dataDir: join(dir, `redis-${unique()}`), ...(port ? { port } : {}) });
+}
+
+export const tempDir = (prefix: string) => makeTempDir(prefix);
+
+/** An admin access token for a user name of the test's own (each name is its own rate-limit identity). */
+export const adminToken = (username: string): string =>
+  signAccessToken(
+    { sub: username, uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
+    testStack().jwtSecret,
+    600,
+  );
+
+/** A fresh documentation-range address per call, sent as X-Forwarded-For (the test processes trust the proxy). */
+let nextClient = 0;
+export const clientIp = (): string => {
+  nextClient += 1;
+  return `198.51.${100 + Math.floor(nextClient / 250)}.${(nextClient % 250) + 1}`;
+};
+
+export interface Timed {
+  status: number;
+  headers: Headers;
+  body: string;
+  ms: number;
+}
+
+export async function timedGet(url: string, headers: Record<string, string> = {}): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+  const body = await response.text();
+  return { status: response.status, headers: response.headers, body, ms: performance.now() - started };
+}
