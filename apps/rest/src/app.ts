@@ -6,36 +6,45 @@ import type { GatewayClient } from './gateway/gateway-client';
 import { createRouter } from './http/register-routes';
 import { createErrorHandler, notFoundHandler } from './http/error-handler';
 import { requestId } from './http/request-context';
+import { requestLog } from './http/request-log';
+import { applySecurity } from './http/security';
+import { corsAllowlist } from './http/cors';
+import { createRateLimiting, type RateLimiting } from './http/rate-limit';
 import { buildOpenApiDocument } from './openapi/openapi-document';
-import { renderDocsPage } from './openapi/docs-page';
+import { createDocsRouter } from './openapi/docs-routes';
+import { resolveApiVersion, unwrapVersionedBody } from './versioning/versioning-middleware';
 import { allRoutes } from './routes';
 
 export interface RestAppDeps {
   env: RestEnvironment;
   logger: Logger;
   gateway: GatewayClient;
+  /** Rate limits (Redis-backed in main.ts); absent: an in-process limiter. */
+  rateLimiting?: RateLimiting;
 }
 
 export function createRestApp(deps: RestAppDeps): Express {
   const { env, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
+  applySecurity(app, env);
+  app.use(corsAllowlist(env.CORS_ORIGINS));
+  const limits = deps.rateLimiting ?? createRateLimiting({ ...env, REDIS_URL: undefined }, logger);
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(requestLog(logger));
+  // Strips /v1 and /v2 and `?version`, so one router (with its 404 and 405) serves every version.
+  app.use(resolveApiVersion);
 
-  const openApi = buildOpenApiDocument(allRoutes, env);
-  const openApiJson = JSON.stringify(openApi);
-  const docsHtml = renderDocsPage(openApi);
-  app.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(openApiJson);
-  });
-  app.get('/docs', (_req, res) => {
-    res.type('text/html').send(docsHtml);
-  });
+  app.use(createDocsRouter(buildOpenApiDocument(allRoutes, env)));
+  // Everything below spends the caller's budget (health and docs above are exempt).
+  app.use(limits.general);
 
   app.use(express.json({ limit: env.MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: env.MAX_BODY_BYTES, extended: false, parameterLimit: 100 }));
+  app.use(unwrapVersionedBody);
+  app.use(limits.login);
 
   app.use(createRouter(allRoutes, { gateway: deps.gateway, env }));
   app.use(notFoundHandler);

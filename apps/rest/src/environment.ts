@@ -14,6 +14,13 @@ const schema = commonEnvironment.extend({
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   LOGIN_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(10),
+  /** How long an IP + username stays locked out once its login budget is spent. */
+  LOGIN_RATE_LIMIT_BLOCK_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Redis unreachable: `open` = each instance limits on its own; `closed` = limited requests get 503. */
+  RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
+  /** Node's requestTimeout: the whole request must arrive within this. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   API_KEY_PROTECTION: booleanFlag(true),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   CORS_ORIGINS: z.string().default(''),

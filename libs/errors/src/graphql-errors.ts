@@ -41,7 +41,11 @@ export function maskGraphQLError(formatted: GraphQLFormattedError, original: unk
     code === 'PERSISTED_QUERY_NOT_FOUND' ||
     code === 'OPERATION_RESOLUTION_FAILURE'
   ) {
-    return { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), extensions: { code } };
+    return {
+      message: formatted.message,
+      ...(formatted.locations ? { locations: formatted.locations } : {}),
+      extensions: { code },
+    };
   }
   return {
     message: GENERIC_INTERNAL,
@@ -50,15 +54,18 @@ export function maskGraphQLError(formatted: GraphQLFormattedError, original: unk
   };
 }
 
-/** The facade's view of a GraphQL error: known codes keep their meaning, everything else is a 500. */
+/**
+ * A caller's view of a GraphQL error (the REST facade, or a subgraph calling another): known codes keep their
+ * meaning, everything else is a 500. The callers send fixed operation documents, so a document the server cannot
+ * parse or validate (GRAPHQL_VALIDATION_FAILED: the schema and the caller disagree) is a server fault, not the client's.
+ */
 export function fromGraphQLError(error: GraphQLErrorLike): AppError {
   const extensions = error.extensions ?? {};
   const code = extensions['code'];
-  if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED') {
-    return new AppError('BAD_REQUEST', error.message);
-  }
   if (!isErrorCode(code) || code === 'INTERNAL_SERVER_ERROR') {
-    return new AppError('INTERNAL_SERVER_ERROR', GENERIC_INTERNAL);
+    return new AppError('INTERNAL_SERVER_ERROR', GENERIC_INTERNAL, {
+      cause: `${String(code)}: ${error.message}`,
+    });
   }
   const details = Array.isArray(extensions['details']) ? (extensions['details'] as FieldError[]) : undefined;
   const resourceType = extensions['resourceType'];

@@ -34,6 +34,8 @@ export class GatewayClient {
   constructor(
     url: string,
     private readonly timeoutMs: number,
+    /** Sent on every call (the facade's rate-limit exemption proof, see http/rate-limit.ts). */
+    private readonly fixedHeaders: Record<string, string> = {},
   ) {
     const parsed = new URL(url);
     this.pool = new Pool(parsed.origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
@@ -42,6 +44,7 @@ export class GatewayClient {
 
   async execute<TData>(op: Operation<TData>, variables: Record<string, unknown>, credentials: CallCredentials): Promise<TData> {
     const headers: Record<string, string> = {
+      ...this.fixedHeaders,
       'content-type': 'application/json',
       [REQUEST_ID_HEADER]: credentials.requestId,
     };

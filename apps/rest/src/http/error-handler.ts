@@ -4,15 +4,20 @@ import { AppError, renderError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from '../environment';
 import { requestIdOf } from './request-context';
+import { requestLoggerOf } from './request-log';
 
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
-  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?', 1)[0]}`));
 }
 
-/** body-parser reports its failures with a `type`; they are client errors. */
-function fromBodyParser(error: unknown): AppError | undefined {
-  if (typeof error !== 'object' || error === null || !('type' in error)) return undefined;
-  switch ((error as { type: unknown }).type) {
+/**
+ * body-parser reports its failures with a `type`, express (e.g. an undecodable path parameter) with a 4xx
+ * `status`; both are client errors. Their own messages are not passed on.
+ */
+function fromFramework(error: unknown): AppError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = (error as { status?: unknown }).status;
+  switch ((error as { type?: unknown }).type) {
     case 'entity.too.large':
       return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
     case 'entity.parse.failed':
@@ -25,17 +30,23 @@ function fromBodyParser(error: unknown): AppError | undefined {
     case 'stream.encoding.set':
       return new AppError('BAD_REQUEST', 'Malformed request body');
     default:
-      return undefined;
+      break;
   }
+  if (status === 404) return new AppError('NOT_FOUND', 'Not found');
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new AppError('BAD_REQUEST', 'Malformed request');
+  return undefined;
 }
 
 export function createErrorHandler(env: RestEnvironment, logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const appError = error instanceof AppError ? error : fromBodyParser(error);
+    const appError = error instanceof AppError ? error : fromFramework(error);
     const correlationId = requestIdOf(res);
     if (!appError || appError.status >= 500) {
-      logger.error(
-        { requestId: correlationId, err: appError?.cause ?? error, method: req.method, path: req.path },
+      requestLoggerOf(res, logger).error(
+        { err: appError?.cause ?? error, method: req.method, path: req.originalUrl.split('?', 1)[0] },
         'request failed',
       );
     }

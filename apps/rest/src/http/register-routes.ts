@@ -8,15 +8,19 @@ import type { RestEnvironment } from '../environment';
 import type { RouteDefinition } from './route';
 import { apiKeyFrom } from './credentials';
 import { requestIdOf } from './request-context';
+import { apiVersionOf } from '../versioning/versioning-middleware';
 
 export interface RouterDeps {
   gateway: GatewayClient;
   env: RestEnvironment;
-  /** API version this router serves (mounted under /v1 or /v2); undefined for the unversioned paths. */
-  version?: number;
 }
 
 const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+/** What `req.is` accepts per declared type: JSON includes the `+json` types the JSON parser reads (vnd.api+json). */
+const MEDIA_MATCHERS = {
+  json: ['application/json', 'application/*+json'],
+  form: ['application/x-www-form-urlencoded'],
+} as const;
 
 export function createRouter(routes: readonly RouteDefinition[], deps: RouterDeps): Router {
   const router = Router({ strict: false, caseSensitive: true });
@@ -41,7 +45,8 @@ export function createRouter(routes: readonly RouteDefinition[], deps: RouterDep
 
 async function handle(route: RouteDefinition, req: Request, res: Response, deps: RouterDeps): Promise<void> {
   const authorization = req.headers.authorization || undefined;
-  const apiKey = deps.env.API_KEY_PROTECTION && route.security === 'bearer-or-api-key' ? apiKeyFrom(req) : undefined;
+  const apiKey =
+    deps.env.API_KEY_PROTECTION && route.security === 'bearer-or-api-key' ? apiKeyFrom(req) : undefined;
   if (route.security === 'bearer' && !authorization) throw notAuthenticated();
   if (route.security === 'bearer-or-api-key' && !authorization && !apiKey) throw notAuthenticated();
 
@@ -50,10 +55,15 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
   let body: unknown;
   if (route.body) {
     const accepted = route.bodyTypes ?? ['json'];
-    if (!accepted.some((type) => req.is(MEDIA_TYPES[type]))) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be ${accepted.map((t) => MEDIA_TYPES[t]).join(' or ')}`);
+    const matched = req.is(accepted.flatMap((type) => MEDIA_MATCHERS[type]));
+    // null: no body at all, so validation names the missing fields; false: a body of another media type.
+    if (matched === false) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Content-Type must be ${accepted.map((t) => MEDIA_TYPES[t]).join(' or ')}`,
+      );
     }
-    body = parseInput(route.body, req.body ?? {});
+    body = parseInput(route.body, (matched === null ? undefined : req.body) ?? {});
   }
 
   const result = await route.handler({
@@ -61,7 +71,7 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     query,
     body,
     credentials: { authorization, apiKey, requestId: requestIdOf(res) },
-    version: deps.version,
+    version: apiVersionOf(res),
     gateway: deps.gateway,
     env: deps.env,
     request: req,

@@ -4,7 +4,9 @@ import type { ErrorFormat } from '@platform/errors';
 
 const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 
-export const DetailError = z.object({ detail: z.string() }).meta({ id: 'DetailError', example: { detail: 'Not authenticated' } });
+export const DetailError = z
+  .object({ detail: z.string() })
+  .meta({ id: 'DetailError', example: { detail: 'Not authenticated' } });
 
 export const EnvelopeError = z
   .object({
@@ -19,7 +21,9 @@ export const EnvelopeError = z
   })
   .meta({
     id: 'EnvelopeError',
-    example: { error: { code: 404, message: 'User 7 not found', errorCode: 'NOT_FOUND', correlationId: 'c0ffee' } },
+    example: {
+      error: { code: 404, message: 'User 7 not found', errorCode: 'NOT_FOUND', correlationId: 'c0ffee' },
+    },
   });
 
 export const FlatError = z
@@ -33,7 +37,14 @@ export const FlatError = z
       ])
       .optional(),
   })
-  .meta({ id: 'FlatError', example: { code: 'RESOURCE_NOT_FOUND', message: 'User 7 not found', details: { resource_type: 'User', resource_id: '7' } } });
+  .meta({
+    id: 'FlatError',
+    example: {
+      code: 'RESOURCE_NOT_FOUND',
+      message: 'User 7 not found',
+      details: { resource_type: 'User', resource_id: '7' },
+    },
+  });
 
 export function errorResponseSchema(format: ErrorFormat): z.ZodType {
   return format === 'envelope' ? EnvelopeError : format === 'flat' ? FlatError : DetailError;

@@ -1,8 +1,11 @@
 /** Generates the OpenAPI 3.1 document from the route declarations: the schemas that validate are the schemas shown. */
 import { z } from 'zod';
+import { AppError, ERROR_CODES, renderError, type ErrorCode } from '@platform/errors';
 import type { RouteDefinition } from '../http/route';
 import { errorResponseSchema } from './error-schemas';
+import { exampleFromSchema } from './schema-example';
 import type { RestEnvironment } from '../environment';
+import { API_VERSIONS, CURRENT_VERSION, MIGRATION_NOTE_PATH } from '../versioning/api-version';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -12,7 +15,12 @@ interface Components {
 
 /** zod -> JSON Schema 2020-12 (OpenAPI 3.1's dialect); schemas with a meta id become shared components. */
 function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Components): JsonSchema {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    reused: 'inline',
+  }) as JsonSchema;
   const defs = (json['$defs'] ?? {}) as Record<string, JsonSchema>;
   delete json['$defs'];
   delete json['$schema'];
@@ -32,7 +40,9 @@ function rewriteRefs(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [
         key,
-        key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(inner),
+        key === '$ref' && typeof inner === 'string'
+          ? inner.replace('#/$defs/', '#/components/schemas/')
+          : rewriteRefs(inner),
       ]),
     );
   }
@@ -54,9 +64,92 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'A dependency is temporarily unavailable',
 };
 
+/** What each documented error status stands for, rendered by the one error renderer as the example body. */
+const EXAMPLE_ERRORS: Record<number, () => AppError> = {
+  400: () => new AppError('BAD_REQUEST', 'Malformed JSON body'),
+  401: () => new AppError('UNAUTHENTICATED', 'Not authenticated'),
+  403: () => new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read'),
+  404: () => new AppError('NOT_FOUND', 'User 7 not found', { resource: { type: 'User', id: '7' } }),
+  409: () => new AppError('CONFLICT', 'Username already registered'),
+  413: () => new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'),
+  415: () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
+  422: () =>
+    new AppError('BAD_USER_INPUT', 'Validation failed: username: must be at least 3 characters', {
+      details: [{ field: 'username', message: 'must be at least 3 characters' }],
+    }),
+  429: () => new AppError('RATE_LIMITED', 'Rate limit exceeded'),
+  500: () => new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'),
+  503: () => new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
+};
+
+const exampleError = (status: number, env: RestEnvironment): AppError => {
+  if (status === env.VALIDATION_STATUS) return EXAMPLE_ERRORS[422]!();
+  if (status === env.LOGIN_FAILURE_STATUS && status === 400) return EXAMPLE_ERRORS[400]!();
+  const make = EXAMPLE_ERRORS[status];
+  if (make) return make();
+  const code =
+    (Object.keys(ERROR_CODES) as ErrorCode[]).find((c) => ERROR_CODES[c].status === status) ??
+    'INTERNAL_SERVER_ERROR';
+  return new AppError(code, STATUS_TEXT[status] ?? 'Error');
+};
+
+// Headers and version parameters are written inline, not as `$ref`s: some OpenAPI 3.1 validators (the 2021-04-15
+// schema among them) accept only absolute URIs in a Reference Object.
+const RESPONSE_HEADERS = {
+  'X-Request-Id': {
+    description: "Correlation id: the caller's own when sane, else generated.",
+    schema: { type: 'string' },
+  },
+  'X-API-Version': {
+    description: 'The API version that served the response.',
+    schema: { type: 'string', enum: ['1', '2'] },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+};
+/** Headers every response carries. */
+const COMMON_RESPONSE_HEADERS = {
+  'X-Request-Id': RESPONSE_HEADERS['X-Request-Id'],
+  'X-API-Version': RESPONSE_HEADERS['X-API-Version'],
+};
+
+const VERSION_PATTERN = '^v?\\d+(\\.\\d+){0,2}$';
+const VERSION_PARAMETERS = [
+  {
+    name: 'X-API-Version',
+    in: 'header',
+    required: false,
+    description: 'API version, `1` or `2` (semantic `2.0.0` also accepted); the path prefix wins over it.',
+    schema: { type: 'string', pattern: VERSION_PATTERN },
+    example: '2',
+  },
+  {
+    name: 'version',
+    in: 'query',
+    required: false,
+    description: 'API version, `1` or `2`; the path prefix, `X-API-Version` and `Accept` win over it.',
+    schema: { type: 'string', pattern: VERSION_PATTERN },
+    example: '2',
+  },
+];
+
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: RestEnvironment): JsonSchema {
   const components: Components = { schemas: {} };
   const errorRef = toSchema(errorResponseSchema(env.ERROR_FORMAT), 'output', components);
+  const errorResponse = (status: number): Record<string, unknown> => {
+    const example = renderError(exampleError(status, env), {
+      format: env.ERROR_FORMAT,
+      validationStatus: env.VALIDATION_STATUS,
+      loginFailureStatus: env.LOGIN_FAILURE_STATUS,
+      correlationId: '0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b',
+    }).body;
+    const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
+    if (status === 429 || status === 503) headers['Retry-After'] = RESPONSE_HEADERS['Retry-After'];
+    return {
+      description: STATUS_TEXT[status] ?? 'Error',
+      headers,
+      content: { 'application/json': { schema: errorRef, example } },
+    };
+  };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const openApiPath = route.path.replace(/:(\w+)/g, '{$1}');
@@ -66,7 +159,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       ['query', route.query],
     ] as const) {
       if (!schema) continue;
-      const json = toSchema(schema, 'input', components) as { properties?: Record<string, JsonSchema>; required?: string[] };
+      const json = toSchema(schema, 'input', components) as {
+        properties?: Record<string, JsonSchema>;
+        required?: string[];
+      };
       for (const [name, property] of Object.entries(json.properties ?? {})) {
         parameters.push({
           name,
@@ -75,27 +171,39 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
           ...(typeof property['description'] === 'string' ? { description: property['description'] } : {}),
           schema: property,
           ...(property['type'] === 'array' ? { style: 'form', explode: true } : {}),
+          ...(location === 'path' ? { example: exampleFromSchema(property, components.schemas) } : {}),
         });
       }
     }
+    parameters.push(...VERSION_PARAMETERS);
     const responses: Record<string, unknown> = {};
     for (const [status, spec] of Object.entries(route.responses)) {
+      const code = Number(status);
+      if (code >= 400) {
+        responses[status] = { ...errorResponse(code), description: spec.description };
+        continue;
+      }
+      let content: Record<string, unknown> | undefined;
+      if (spec.schema) {
+        const schema = toSchema(spec.schema, 'output', components);
+        const declared = z.globalRegistry.get(spec.schema)?.['example'];
+        content = {
+          'application/json': { schema, example: declared ?? exampleFromSchema(schema, components.schemas) },
+        };
+      }
       responses[status] = {
         description: spec.description,
-        ...(spec.schema ? { content: { 'application/json': { schema: toSchema(spec.schema, 'output', components) } } } : {}),
+        headers: { ...COMMON_RESPONSE_HEADERS },
+        ...(content ? { content } : {}),
       };
     }
-    const errorStatuses = new Set<number>([500, 503, 429]);
+    // Every operation can meet these: an unknown version or malformed request (400), limits and dependencies.
+    const errorStatuses = new Set<number>([400, 429, 500, 503]);
     if (route.security !== 'public') [401, 403].forEach((s) => errorStatuses.add(s));
     if (route.body || route.query || route.params) errorStatuses.add(env.VALIDATION_STATUS);
-    if (route.body) [400, 413, 415].forEach((s) => errorStatuses.add(s));
+    if (route.body) [413, 415].forEach((s) => errorStatuses.add(s));
     if (route.params) errorStatuses.add(404);
-    for (const status of errorStatuses) {
-      responses[String(status)] ??= {
-        description: STATUS_TEXT[status] ?? 'Error',
-        content: { 'application/json': { schema: errorRef } },
-      };
-    }
+    for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
     const security =
       route.security === 'public'
         ? []
@@ -108,31 +216,56 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
       security,
-      ...(parameters.length ? { parameters } : {}),
+      parameters,
       responses,
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     };
     if (route.body) {
       const schema = toSchema(route.body, 'input', components);
+      const declared = z.globalRegistry.get(route.body)?.['example'];
+      const example = declared ?? exampleFromSchema(schema, components.schemas);
       const content: Record<string, unknown> = {};
       for (const type of route.bodyTypes ?? ['json']) {
         const mediaType = type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-        const example = z.globalRegistry.get(route.body)?.['example'];
-        content[mediaType] = { schema, ...(example !== undefined ? { example } : {}) };
+        content[mediaType] = { schema, example };
       }
-      operation['requestBody'] = { required: true, content };
+      const acceptsJson = (route.bodyTypes ?? ['json']).includes('json');
+      operation['requestBody'] = {
+        required: true,
+        ...(acceptsJson
+          ? {
+              description:
+                'A JSON body may also be wrapped as `{"version": 2, "data": <body>}` to name the API version.',
+            }
+          : {}),
+        content,
+      };
     }
     (paths[openApiPath] ??= {})[route.method] = operation;
   }
+  const deprecated = API_VERSIONS[1];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Users and Items API',
-      version: '2.0.0',
-      description:
-        'Resource-oriented JSON API for users, items, posts and tokens. Errors use the deployment-wide shape configured by ERROR_FORMAT.',
+      version: API_VERSIONS[CURRENT_VERSION].semver,
+      description: [
+        'Resource-oriented JSON API for users, items, posts and tokens.',
+        `Errors use the deployment-wide shape configured by ERROR_FORMAT (this deployment: \`${env.ERROR_FORMAT}\`).`,
+        'Versions: every path is also served under `/v1` and `/v2`; the version may instead be named by the',
+        '`X-API-Version` header (`2` or `2.0.0`), `Accept: application/vnd.api+json;version=2`, the `version` query',
+        'parameter or a body `{"version": 2, "data": {...}}`, in that precedence after the path. Unversioned requests get',
+        `the current representation. v1 is deprecated (sunset ${deprecated.sunsetAt ?? 'to be announced'}); see ${MIGRATION_NOTE_PATH}.`,
+      ].join(' '),
     },
-    servers: [{ url: '/' }],
+    servers: [
+      { url: '/', description: 'Current representation (X-API-Version: 2)' },
+      { url: '/v2', description: 'Version 2' },
+      {
+        url: '/v1',
+        description: `Version 1 (deprecated; sunset ${deprecated.sunsetAt ?? 'to be announced'})`,
+      },
+    ],
     paths,
     components: {
       schemas: components.schemas,

@@ -1,0 +1,134 @@
+/**
+ * The documentation surface and the correlation id over the real stack: /openapi.json validates against OpenAPI 3.1,
+ * /docs renders every operation in headless Chromium from local assets only, the request id reaches the facade's,
+ * gateway's and subgraph's log lines, and (last) a request to every documented operation answers a status it lists.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, ensureChromium, http, validateOpenApi31 } from '@platform/testing';
+import { ADMIN, loginToken, stack, unique } from './test/interface-support';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks arbitrary JSON documents
+type Json = Record<string, any>;
+const rest = (path: string) => `${stack.restUrl}${path}`;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+let document: Json;
+let token = '';
+
+beforeAll(async () => {
+  document = (await http.get(rest('/openapi.json'))).body as Json;
+  token = await loginToken(stack.restUrl, ADMIN.username, ADMIN.password);
+}, 60_000);
+
+const operations = () =>
+  Object.entries(document['paths'] as Json).flatMap(([path, item]) =>
+    METHODS.filter((method) => (item as Json)[method]).map((method) => ({
+      path,
+      method,
+      op: (item as Json)[method] as Json,
+    })),
+  );
+
+describe('OpenAPI document served by the facade', () => {
+  it('when /openapi.json is fetched, then it is a valid OpenAPI 3.1 document with paths, components and schemas', () => {
+    expect(validateOpenApi31(document)).toEqual([]);
+    expect(document['openapi']).toBe('3.1.0');
+    expect(Object.keys(document['components'].schemas).length).toBeGreaterThan(0);
+    expect(operations().length).toBeGreaterThan(10);
+  });
+});
+
+describe('/docs in a browser', () => {
+  it('when /docs is opened in headless Chromium, then every operation renders and no asset comes from elsewhere', async () => {
+    const executablePath = await ensureChromium((message) => process.stdout.write(`${message}\n`));
+    const profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const requested: string[] = [];
+      const failed: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      page.on('requestfailed', (request) => failed.push(request.url()));
+      const response = await page.goto(rest('/docs'), { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      const expected = operations().length;
+      await page.waitForFunction((count) => document.querySelectorAll('.opblock').length >= count, expected, {
+        timeout: 30_000,
+      });
+      const rendered = await page.$$eval('.opblock', (blocks) =>
+        blocks.map(
+          (block) =>
+            `${block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
+      for (const { path, method } of operations()) expect(rendered).toContain(`${method} ${path}`);
+      expect(requested.filter((url) => !url.startsWith(stack.restUrl) && !url.startsWith('data:'))).toEqual(
+        [],
+      );
+      expect(failed).toEqual([]);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('correlation', () => {
+  it('when a request carries X-Request-Id, then it is echoed and every hop logs one line with it', async () => {
+    const requestId = `corr-${unique()}`;
+    const response = await http.get(rest('/users/1'), { token, headers: { 'x-request-id': requestId } });
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    const generated = await http.get(rest('/nowhere'));
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const [file, fields] of [
+      ['rest.log', { method: 'GET', path: '/users/1', status: response.status }],
+      ['gateway.log', { method: 'POST', operation: 'GetUser', status: 200 }],
+      ['users.log', { method: 'POST', status: 200 }],
+    ] as const) {
+      const lines = readFileSync(join(stack.urls['logDir']!, file), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(requestId))
+        .map((line) => JSON.parse(line) as Json);
+      const completed = lines.filter((line) => line['msg'] === 'request completed');
+      expect({ file, count: completed.length }).toEqual({ file, count: 1 });
+      expect(completed[0]).toMatchObject({ requestId, ...fields, durationMs: expect.any(Number) });
+    }
+  });
+});
+
+describe('every documented operation', () => {
+  it('when each operation is called, then it answers one of the statuses it documents', async () => {
+    const mismatches: string[] = [];
+    for (const { path, method, op } of operations()) {
+      const url = rest(path.replace(/\{[^}]+\}/g, '2147483000'));
+      const content = (op['requestBody']?.content ?? {}) as Json;
+      const json = content['application/json'];
+      const form = content['application/x-www-form-urlencoded'];
+      const example = (json ?? form)?.example;
+      const body = example && typeof example === 'object' ? { ...example } : example;
+      if (body && typeof body === 'object' && 'username' in body) body.username = `walk${unique()}`;
+      if (body && typeof body === 'object' && 'email' in body) body.email = `walk${unique()}@example.com`;
+      const response = await http[method](url, {
+        token,
+        ...(json
+          ? { json: body }
+          : form
+            ? { form: Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, String(v)])) }
+            : {}),
+      });
+      if (!(String(response.status) in op['responses'])) {
+        mismatches.push(
+          `${method.toUpperCase()} ${path}: ${response.status} not in [${Object.keys(op['responses']).join(', ')}] ${response.text.slice(0, 120)}`,
+        );
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+});
