@@ -47,6 +47,35 @@ export default tseslint.config(
     },
   },
   {
+    // Tests of any project may use the test kit (FerretDB, redis-server, the stack); production code may not.
+    files: testFiles,
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@platform/testing'],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:service', 'type:testing'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+            { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:rest'] },
+            { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
+            { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
+            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
+            { sourceTag: 'scope:posts', onlyDependOnLibsWithTags: ['scope:shared', 'scope:posts'] },
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] }
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Production code never reaches the test kit; only tests and dev tooling do.
     files: ['apps/**/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: [...testFiles, 'libs/testing/**'],

@@ -20,6 +20,8 @@ const common = {
 
 module.exports = {
   maxWorkers: 2,
+  // Stack tests talk to real processes on a shared 2-core machine; testTimeout is a global option in jest 30.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts'] },
     {
@@ -28,7 +30,6 @@ module.exports = {
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.test.ts', '<rootDir>/apps/**/*.e2e.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };

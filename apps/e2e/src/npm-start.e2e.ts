@@ -40,7 +40,7 @@ describe('npm start', () => {
     for (const name of names) ports[`${name.toUpperCase()}_PORT`] = String(await freePort());
     const child = spawn(process.execPath, ['tools/start.mjs'], {
       cwd: stack.rootDir,
-      env: { ...process.env, ...ports, DATA_DIR: data.path, LOG_LEVEL: 'warn', TEST_STACK: '' },
+      env: { ...process.env, ...ports, DATA_DIR: data.path, LOG_LEVEL: 'warn', TEST_STACK: '', SKIP_BUILD: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -49,6 +49,10 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await waitForHttpOk(`http://127.0.0.1:${ports['REST_PORT']}/readyz`, 90_000, () => child.exitCode === null);
+      // The URLs are printed once every process is ready.
+      for (let waited = 0; !output.includes('all processes ready') && waited < 10_000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
       expect(output).toContain(`http://127.0.0.1:${ports['REST_PORT']}`);
       const listeners = execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' });
       for (const port of Object.values(ports)) {

@@ -1,5 +1,6 @@
 /** The walking skeleton over real processes: REST -> gateway -> users subgraph -> FerretDB, read back through GraphQL. */
 import { http, testStack } from '@platform/testing';
+import { adminToken } from './test/identity-support';
 
 const stack = testStack();
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -23,9 +24,12 @@ describe('walking skeleton', () => {
     expect(created.text).not.toMatch(/argon2|password/i);
     expect(created.headers.get('x-request-id')).toBeTruthy();
 
-    const read = await http.graphql(`${stack.gatewayUrl}/graphql`, 'query ($id: ID!) { user(id: $id) { id username email isActive } }', {
-      id: String(created.body.id),
-    });
+    const read = await http.graphql(
+      `${stack.gatewayUrl}/graphql`,
+      'query ($id: ID!) { user(id: $id) { id username email isActive } }',
+      { id: String(created.body.id) },
+      { token: await adminToken() },
+    );
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
       data: { user: { id: String(created.body.id), username: name, email: `${name}@example.com`, isActive: true } },

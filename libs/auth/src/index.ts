@@ -9,7 +9,15 @@ export {
   scopesForRole,
   parseScopeList,
 } from './scopes';
-export { type Principal, requirePrincipal, requireScope, isAdmin, canWriteAsOwner, requireOwnerOrAdmin } from './principal';
+export {
+  type Principal,
+  requirePrincipal,
+  requireScope,
+  isAdmin,
+  canWriteAsOwner,
+  requireOwnerOrAdmin,
+  requireServicePrincipal,
+} from './principal';
 export {
   signAccessToken,
   verifyAccessToken,

@@ -18,7 +18,11 @@ export function requirePrincipal(principal: Principal | null, authError?: AppErr
   return principal;
 }
 
-export function requireScope(principal: Principal | null, scope: Scope, authError?: AppError | null): Principal {
+export function requireScope(
+  principal: Principal | null,
+  scope: Scope,
+  authError?: AppError | null,
+): Principal {
   const p = requirePrincipal(principal, authError);
   if (!p.scopes.includes(scope)) {
     throw new AppError('FORBIDDEN', `Not enough permissions. Required: ${scope}`);
@@ -26,14 +30,25 @@ export function requireScope(principal: Principal | null, scope: Scope, authErro
   return p;
 }
 
-export const isAdmin = (principal: Principal): boolean => principal.role === 'admin' && principal.kind !== 'service';
+export const isAdmin = (principal: Principal): boolean =>
+  principal.role === 'admin' && principal.kind !== 'service';
 
 /** A member may write only records it owns; an admin may write all. */
 export const canWriteAsOwner = (principal: Principal, ownerId: number | null | undefined): boolean =>
-  isAdmin(principal) || (principal.userId !== null && ownerId !== null && ownerId !== undefined && principal.userId === ownerId);
+  isAdmin(principal) ||
+  (principal.userId !== null && ownerId !== null && ownerId !== undefined && principal.userId === ownerId);
 
 export function requireOwnerOrAdmin(principal: Principal, ownerId: number | null | undefined): void {
   if (!canWriteAsOwner(principal, ownerId)) {
     throw new AppError('FORBIDDEN', 'Not enough permissions: you may only modify your own records');
   }
+}
+
+/** Internal operations (fields marked @inaccessible) accept only another service's token (kind service, scope internal). */
+export function requireServicePrincipal(principal: Principal | null, authError?: AppError | null): Principal {
+  if (authError) throw authError;
+  if (principal?.kind !== 'service' || !principal.scopes.includes('internal')) {
+    throw new AppError('FORBIDDEN', 'Not enough permissions');
+  }
+  return principal;
 }

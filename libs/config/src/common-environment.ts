@@ -20,6 +20,8 @@ export const commonEnvironment = z.object({
   DATA_DIR: z.string().default('.data'),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(1800),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Keep serving with /readyz false this long after SIGTERM (where no preStop hook delays the signal). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
 export type CommonEnvironment = z.infer<typeof commonEnvironment>;

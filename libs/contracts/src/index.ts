@@ -4,4 +4,52 @@
  * for GraphQL clients. One definition, no second copy.
  */
 export { parseInput } from './parse-input';
-export { UserCreate, UserUpdate, UserPublic, USERNAME_MIN, PASSWORD_MIN, type UserCreateInput, type UserUpdateInput } from './users';
+export {
+  UserCreate,
+  UserUpdate,
+  UserReplace,
+  ResetPassword,
+  UserPublic,
+  UserV1,
+  UserV2,
+  Password,
+  USERNAME_MIN,
+  PASSWORD_MIN,
+  type UserCreateInput,
+  type UserUpdateInput,
+  type UserReplaceInput,
+  type ResetPasswordInput,
+} from './users';
+export { TokenRequest, RefreshTokenRequest, TokenResponse, type TokenRequestInput } from './auth';
+export { ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, API_KEYS_PER_USER_MAX, type ApiKeyCreateInput } from './api-keys';
+export {
+  ItemCreate,
+  ItemReplace,
+  ItemUpdate,
+  ItemPublic,
+  ITEM_NAME_MAX,
+  ITEM_DESCRIPTION_MAX,
+  ITEM_PRICE_MAX,
+  hasAtMostTwoDecimals,
+  toCents,
+  fromCents,
+  type ItemCreateInput,
+  type ItemReplaceInput,
+  type ItemUpdateInput,
+} from './items';
+export {
+  PostCreate,
+  PostReplace,
+  PostUpdate,
+  PostPublic,
+  CommentCreate,
+  CommentUpdate,
+  CommentPublic,
+  POST_TITLE_MAX,
+  POST_BODY_MAX,
+  COMMENT_BODY_MAX,
+  type PostCreateInput,
+  type PostUpdateInput,
+  type CommentCreateInput,
+  type CommentUpdateInput,
+} from './posts';

@@ -9,9 +9,20 @@ export interface MongoHandle {
   close(): Promise<void>;
 }
 
-export async function connectMongo(url: string, dbName: string, appName: string): Promise<MongoHandle> {
+export interface ConnectOptions {
+  /** Emit command monitoring events (commandStarted, ...) for diagnostics; off unless asked for. */
+  monitorCommands?: boolean;
+}
+
+export async function connectMongo(
+  url: string,
+  dbName: string,
+  appName: string,
+  options: ConnectOptions = {},
+): Promise<MongoHandle> {
   const client = new MongoClient(url, {
     appName,
+    monitorCommands: options.monitorCommands ?? false,
     maxPoolSize: 50,
     minPoolSize: 2,
     serverSelectionTimeoutMS: 5_000,

@@ -1,5 +1,5 @@
 /** MongoDB access shared by the subgraphs: one client per process, integer id sequences, index creation, error helpers. */
-export { connectMongo, type MongoHandle } from './connection';
-export { nextSequenceValue, COUNTERS_COLLECTION } from './counters';
+export { connectMongo, type MongoHandle, type ConnectOptions } from './connection';
+export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS_INDEX } from './counters';
 export { isDuplicateKeyError, duplicateKeyField } from './mongo-errors';
 export { ensureIndexes, type IndexSpec } from './indexes';

@@ -14,7 +14,12 @@ export interface GraphQLHandlerOptions<TContext extends BaseContext> {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': JSON_TYPE, ...extra }).end(JSON.stringify(body));
 }
 
@@ -25,26 +30,43 @@ export function createGraphQLHandler<TContext extends BaseContext>(
   return (req, res) => {
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, requestId);
+    const logger = options.logger.child({ requestId });
+    const request: RequestLogState = { operation: undefined };
+    logWhenDone(req, res, logger, request);
     const [pathname, search = ''] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
     if (pathname !== path) {
       sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
       return;
     }
     if (req.method !== 'POST' && req.method !== 'GET') {
-      sendJson(res, 405, { errors: [{ message: 'Method not allowed', extensions: { code: 'METHOD_NOT_ALLOWED' } }] }, { allow: 'GET, POST' });
+      sendJson(
+        res,
+        405,
+        { errors: [{ message: 'Method not allowed', extensions: { code: 'METHOD_NOT_ALLOWED' } }] },
+        { allow: 'GET, POST' },
+      );
       return;
     }
-    void handle(req, res, search, requestId).catch((error: unknown) => {
-      options.logger.error({ err: error, requestId }, 'graphql handler failed');
+    void handle(req, res, search, requestId, logger, request).catch((error: unknown) => {
+      logger.error({ err: error }, 'graphql handler failed');
       if (!res.headersSent) {
-        sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+        sendJson(res, 500, {
+          errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+        });
       } else {
         res.destroy();
       }
     });
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, search: string, requestId: string): Promise<void> {
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    search: string,
+    requestId: string,
+    logger: Logger,
+    request: RequestLogState,
+  ): Promise<void> {
     let body: unknown;
     if (req.method === 'POST') {
       let raw: Buffer;
@@ -52,7 +74,12 @@ export function createGraphQLHandler<TContext extends BaseContext>(
         raw = await readBody(req, options.maxBodyBytes);
       } catch (error) {
         if (error instanceof BodyTooLargeError) {
-          sendJson(res, 413, { errors: [{ message: 'Request body too large', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }, { connection: 'close' });
+          sendJson(
+            res,
+            413,
+            { errors: [{ message: 'Request body too large', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] },
+            { connection: 'close' },
+          );
           return;
         }
         throw error;
@@ -61,7 +88,9 @@ export function createGraphQLHandler<TContext extends BaseContext>(
         try {
           body = JSON.parse(raw.toString('utf8'));
         } catch {
-          sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
+          sendJson(res, 400, {
+            errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }],
+          });
           return;
         }
       } else {
@@ -72,7 +101,7 @@ export function createGraphQLHandler<TContext extends BaseContext>(
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
-    const logger = options.logger.child({ requestId });
+    request.operation = operationNameOf(body, search);
     const httpGraphQLRequest: HTTPGraphQLRequest = { method: req.method ?? 'POST', headers, search, body };
     const response = await options.server.executeHTTPGraphQLRequest({
       httpGraphQLRequest,
@@ -87,4 +116,48 @@ export function createGraphQLHandler<TContext extends BaseContext>(
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   }
+}
+
+interface RequestLogState {
+  operation: string | undefined;
+}
+
+const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,127}$/;
+
+/** The client-declared operation name (POST body or GET `operationName`), when it is a sane GraphQL name. */
+function operationNameOf(body: unknown, search: string): string | undefined {
+  const fromBody =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as { operationName?: unknown }).operationName
+      : undefined;
+  const name = typeof fromBody === 'string' ? fromBody : new URLSearchParams(search).get('operationName');
+  return name && OPERATION_NAME.test(name) ? name : undefined;
+}
+
+/** One line per request when the response is done (or the client gave up): id, method, operation, status, duration. */
+function logWhenDone(
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  request: RequestLogState,
+): void {
+  const started = process.hrtime.bigint();
+  let logged = false;
+  const write = () => {
+    if (logged) return;
+    logged = true;
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+    logger.info(
+      {
+        method: req.method,
+        ...(request.operation ? { operation: request.operation } : {}),
+        status: res.statusCode,
+        durationMs,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      },
+      'request completed',
+    );
+  };
+  res.once('finish', write);
+  res.once('close', write);
 }

@@ -5,3 +5,5 @@ export { authenticateRequest, type RequestAuth } from './request-auth';
 export { InternalGraphQLClient } from './internal-client';
 export { readBody, BodyTooLargeError } from './read-body';
 export { createSubgraphServer } from './subgraph-server';
+export { runSubgraph, type SubgraphProcess, type SubgraphEnvironment, type SubgraphApp } from './run-subgraph';
+export { MongoCommandStats } from './mongo-command-stats';

@@ -1,10 +1,11 @@
 /**
- * Listens, answers /healthz and /readyz, and shuts down gracefully: on SIGTERM or SIGINT readiness turns false,
- * the listener closes, in-flight requests finish (answered with `Connection: close`), then `onShutdown` runs
- * and the process exits 0, or 1 if the grace period runs out.
+ * Listens, answers /healthz and /readyz, and shuts down gracefully: on SIGTERM or SIGINT readiness turns false
+ * (and, for `shutdownDelayMs`, requests are still served), the listener closes, in-flight requests finish
+ * (answered with `Connection: close`), kept-alive connections close once idle, then `onShutdown` runs and the
+ * process exits 0, or 1 if the grace period runs out.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from '@platform/logging';
 
 export interface ServiceOptions {
@@ -36,11 +37,31 @@ export interface RunningService {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
+/**
+ * While draining, a kept-alive connection is closed only after it has been idle this long. A client that has
+ * just received a response may already have its next request on the wire; closing that connection would reset
+ * the request, so it is served instead (with `Connection: close`).
+ */
+const DRAIN_IDLE_GRACE_MS = 1_000;
+
 export async function runService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
   let draining = false;
+  // Per connection: requests in progress and when it last went idle (for the drain's idle sweep).
+  const connections = new Map<Socket, { active: number; idleSince: number }>();
 
-  const server = createServer((req, res) => {
+  // Node checks requestTimeout / headersTimeout only every connectionsCheckingInterval (30 s by default): check often
+  // enough that a client trickling its request is cut off close to the configured timeout.
+  const connectionsCheckingInterval = Math.max(250, Math.min(5_000, Math.floor((options.requestTimeoutMs ?? 30_000) / 4)));
+  const server = createServer({ connectionsCheckingInterval }, (req, res) => {
+    const connection = connections.get(req.socket);
+    if (connection) {
+      connection.active += 1;
+      res.once('close', () => {
+        connection.active -= 1;
+        connection.idleSince = Date.now();
+      });
+    }
     if (draining) res.setHeader('connection', 'close');
     const path = req.url === undefined ? '/' : req.url.split('?', 1)[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && path === '/healthz') {
@@ -57,8 +78,13 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
     }
     options.handler(req, res);
   });
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { active: 0, idleSince: Date.now() });
+    socket.once('close', () => connections.delete(socket));
+  });
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  // Node enforces requestTimeout only when headersTimeout is not longer than it.
+  server.headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, server.requestTimeout);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
 
   async function checkReady(): Promise<boolean> {
@@ -96,9 +122,17 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
       draining = true;
       logger.info(`${options.name} draining`);
       if (options.shutdownDelayMs) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+      // Stop accepting connections. net.Server's close, not http.Server's: the latter also drops every idle
+      // kept-alive connection at once, resetting any request that is on its way on one of them.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+      const closeIdle = () => {
+        const now = Date.now();
+        for (const [socket, connection] of connections) {
+          if (connection.active === 0 && now - connection.idleSince >= DRAIN_IDLE_GRACE_MS) socket.destroy();
+        }
+      };
+      closeIdle();
+      const idleSweep = setInterval(closeIdle, 50);
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         closed.then(() => false),

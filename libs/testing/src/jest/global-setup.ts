@@ -13,8 +13,17 @@ export default async function globalSetup(): Promise<void> {
   }
   const temp = makeTempDir('api-platform-test-');
   const log = (message: string) => process.stdout.write(`[globalSetup] ${message}\n`);
-  const ferret = await startFerretDb({ dataDir: join(temp.path, 'ferretdb'), logFile: join(temp.path, 'ferretdb.log'), log });
-  const redis = await startRedis({ dataDir: join(temp.path, 'redis'), log });
+  const started: Array<{ process: { stop(): Promise<unknown> } }> = [];
+  const abandon = async (error: unknown): Promise<never> => {
+    // A failed start leaves nothing behind: infrastructure stopped, temp dir removed (logs kept on request).
+    await Promise.all(started.map((s) => s.process.stop()));
+    if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
+    throw error;
+  };
+  const ferret = await startFerretDb({ dataDir: join(temp.path, 'ferretdb'), logFile: join(temp.path, 'ferretdb.log'), log }).catch(abandon);
+  started.push(ferret);
+  const redis = await startRedis({ dataDir: join(temp.path, 'redis'), log }).catch(abandon);
+  started.push(redis);
   const jwtSecret = randomBytes(48).toString('base64url');
   const system = await startSystem({
     rootDir,
@@ -31,8 +40,9 @@ export default async function globalSetup(): Promise<void> {
       LOGIN_RATE_LIMIT_POINTS: '100000',
       BOOTSTRAP_ADMIN_USERNAME: 'admin',
       BOOTSTRAP_ADMIN_PASSWORD: 'admin-password-1',
+      BOOTSTRAP_API_KEY: 'test-bootstrap-api-key-0123456789',
     },
-  });
+  }).catch(abandon);
   const stack: TestStack = {
     rootDir,
     restUrl: system.urls.rest,

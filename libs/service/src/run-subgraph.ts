@@ -1,0 +1,66 @@
+/**
+ * The life of a subgraph process, written once: parse the environment, log, connect MongoDB and create the
+ * indexes, build the app, listen with health/readiness, and on shutdown stop Apollo, close clients and MongoDB.
+ * A start-up failure prints one line (no stack, no configuration) and exits 1.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isProduction, type CommonEnvironment } from '@platform/config';
+import { createLogger, type Logger } from '@platform/logging';
+import { connectMongo, ensureIndexes, type IndexSpec, type MongoHandle } from '@platform/mongo';
+import { runService } from './run-service';
+
+export interface SubgraphEnvironment extends CommonEnvironment {
+  PORT: number;
+  MONGO_URL: string;
+  MONGO_DB: string;
+}
+
+export interface SubgraphApp {
+  server: { stop(): Promise<void> };
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export interface SubgraphProcess<E extends SubgraphEnvironment, A extends SubgraphApp> {
+  name: string;
+  loadEnvironment: () => E;
+  indexes: readonly IndexSpec[];
+  /** Per-request MongoDB command counts (development and tests only). */
+  monitorCommands?: boolean;
+  createApp: (deps: { env: E; mongo: MongoHandle; logger: Logger; production: boolean }) => Promise<A>;
+  /** Extra readiness beyond MongoDB answering (e.g. a bootstrap that must finish). */
+  ready?: (app: A) => boolean;
+  /** Closes what createApp opened besides the Apollo server (internal clients, timers). */
+  close?: (app: A) => Promise<void>;
+}
+
+export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp>(definition: SubgraphProcess<E, A>): void {
+  const start = async () => {
+    const env = definition.loadEnvironment();
+    const logger = createLogger(definition.name, env.LOG_LEVEL);
+    const production = isProduction(env);
+    const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, {
+      monitorCommands: (definition.monitorCommands ?? false) && !production,
+    });
+    await ensureIndexes(mongo.db, definition.indexes);
+    const app = await definition.createApp({ env, mongo, logger, production });
+    await runService({
+      name: definition.name,
+      host: env.HOST,
+      port: env.PORT,
+      logger,
+      handler: app.handler,
+      readiness: async () => (definition.ready ? definition.ready(app) : true) && (await mongo.ping()),
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+      onShutdown: async () => {
+        await app.server.stop();
+        await definition.close?.(app);
+        await mongo.close();
+      },
+    });
+  };
+  start().catch((error: unknown) => {
+    process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
