@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
-import { authenticateRequest, createGraphQLHandler, createSubgraphServer } from '@platform/service';
+import { startSubgraph } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
 import { CredentialService } from './domain/credential-service';
@@ -15,7 +15,11 @@ import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { ApiKeyRepository } from './data-access/api-key-repository';
 import { ApiKeyService, type ApiKeyOwners } from './domain/api-key-service';
-import { apiKeyMutationResolvers, apiKeyQueryResolvers, apiKeyTypeResolvers } from './resolvers/api-key-resolvers';
+import {
+  apiKeyMutationResolvers,
+  apiKeyQueryResolvers,
+  apiKeyTypeResolvers,
+} from './resolvers/api-key-resolvers';
 
 export interface AuthAppDeps {
   db: Db;
@@ -48,7 +52,12 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     { jwtSecret: deps.jwtSecret, accessTokenTtl: deps.accessTokenTtl, refreshTokenTtl: deps.refreshTokenTtl },
     deps.logger,
   );
-  const apiKeys = new ApiKeyService(new ApiKeyRepository(deps.db), deps.apiKeyOwners, deps.logger, deps.bootstrapApiKey);
+  const apiKeys = new ApiKeyService(
+    new ApiKeyRepository(deps.db),
+    deps.apiKeyOwners,
+    deps.logger,
+    deps.bootstrapApiKey,
+  );
   const resolvers = {
     ...queryResolvers,
     ...mutationResolvers,
@@ -56,16 +65,15 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     Query: { ...queryResolvers.Query, ...apiKeyQueryResolvers },
     Mutation: { ...mutationResolvers.Mutation, ...apiKeyMutationResolvers },
   };
-  const server = createSubgraphServer<AuthContext>(typeDefs, resolvers, { production: deps.production });
-  await server.start();
-  const handler = createGraphQLHandler<AuthContext>({
-    server,
+  const { server, handler } = await startSubgraph<AuthContext>({
+    typeDefs,
+    resolvers,
+    production: deps.production,
+    jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,
-    context: async (req, requestId, logger) => ({
-      ...authenticateRequest(req.headers, deps.jwtSecret),
-      requestId,
-      logger,
+    context: (base) => ({
+      ...base,
       services: { credentials, apiKeys, tokens },
     }),
   });

@@ -4,12 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import {
-  authenticateRequest,
-  createGraphQLHandler,
-  createSubgraphServer,
-  type MongoCommandStats,
-} from '@platform/service';
+import { startSubgraph, type MongoCommandStats } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { ItemRepository } from './data-access/item-repository';
 import { ItemService } from './domain/item-service';
@@ -37,25 +32,19 @@ export interface ItemsApp {
 export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
   const repository = new ItemRepository(deps.db);
   const items = new ItemService(repository, deriveCursorSecret(deps.jwtSecret));
-  const server = createSubgraphServer<ItemsContext>(
+  const { server, handler } = await startSubgraph<ItemsContext>({
     typeDefs,
-    { ...itemResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
-    { production: deps.production },
-  );
-  const stats = deps.production ? undefined : deps.commandStats;
-  if (stats) server.addPlugin(stats.plugin<ItemsContext>());
-  await server.start();
-  const handler = createGraphQLHandler<ItemsContext>({
-    server,
+    resolvers: { ...itemResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    production: deps.production,
+    jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,
-    context: async (req, requestId, logger) => ({
-      ...authenticateRequest(req.headers, deps.jwtSecret),
-      requestId,
-      logger,
+    commandStats: deps.commandStats,
+    context: (base) => ({
+      ...base,
       loaders: createItemLoaders(repository),
       services: { items },
     }),
   });
-  return { server, handler: stats ? stats.wrap(handler) : handler };
+  return { server, handler };
 }

@@ -4,12 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import {
-  authenticateRequest,
-  createGraphQLHandler,
-  createSubgraphServer,
-  type MongoCommandStats,
-} from '@platform/service';
+import { startSubgraph, type MongoCommandStats } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { PostRepository } from './data-access/post-repository';
 import { CommentRepository } from './data-access/comment-repository';
@@ -44,25 +39,25 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
   const cursorSecret = deriveCursorSecret(deps.jwtSecret);
   const posts = new PostService(postRepository, commentRepository, new LikeRepository(deps.db), cursorSecret);
   const comments = new CommentService(commentRepository, postRepository, cursorSecret);
-  const server = createSubgraphServer<PostsContext>(
+  const { server, handler } = await startSubgraph<PostsContext>({
     typeDefs,
-    { ...postResolvers, ...commentResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
-    { production: deps.production },
-  );
-  const stats = deps.production ? undefined : deps.commandStats;
-  if (stats) server.addPlugin(stats.plugin<PostsContext>());
-  await server.start();
-  const handler = createGraphQLHandler<PostsContext>({
-    server,
+    resolvers: {
+      ...postResolvers,
+      ...commentResolvers,
+      ...userResolvers,
+      ...queryResolvers,
+      ...mutationResolvers,
+    },
+    production: deps.production,
+    jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,
-    context: async (req, requestId, logger) => ({
-      ...authenticateRequest(req.headers, deps.jwtSecret),
-      requestId,
-      logger,
+    commandStats: deps.commandStats,
+    context: (base) => ({
+      ...base,
       loaders: createPostLoaders(postRepository, commentRepository),
       services: { posts, comments },
     }),
   });
-  return { server, handler: stats ? stats.wrap(handler) : handler };
+  return { server, handler };
 }

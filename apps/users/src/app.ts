@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { authenticateRequest, createGraphQLHandler, createSubgraphServer } from '@platform/service';
+import { startSubgraph } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
 import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';
@@ -34,20 +34,15 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const repository = new UserRepository(deps.db);
   const users = new UserService(repository, deps.credentials, deps.purger, deps.logger);
   const listing = new UserListing(users, repository, deriveCursorSecret(deps.jwtSecret));
-  const server = createSubgraphServer<UsersContext>(
+  const { server, handler } = await startSubgraph<UsersContext>({
     typeDefs,
-    { ...userResolvers, ...queryResolvers, ...mutationResolvers },
-    { production: deps.production },
-  );
-  await server.start();
-  const handler = createGraphQLHandler<UsersContext>({
-    server,
+    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    production: deps.production,
+    jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,
-    context: async (req, requestId, logger) => ({
-      ...authenticateRequest(req.headers, deps.jwtSecret),
-      requestId,
-      logger,
+    context: (base) => ({
+      ...base,
       loaders: createUserLoaders(repository),
       services: { users, listing },
     }),

@@ -4,6 +4,16 @@ export { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-hand
 export { authenticateRequest, type RequestAuth } from './request-auth';
 export { InternalGraphQLClient } from './internal-client';
 export { readBody, BodyTooLargeError } from './read-body';
-export { createSubgraphServer } from './subgraph-server';
-export { runSubgraph, type SubgraphProcess, type SubgraphEnvironment, type SubgraphApp } from './run-subgraph';
+export {
+  createSubgraphServer,
+  startSubgraph,
+  type BaseSubgraphContext,
+  type StartedSubgraph,
+} from './subgraph-server';
+export {
+  runSubgraph,
+  type SubgraphProcess,
+  type SubgraphEnvironment,
+  type SubgraphApp,
+} from './run-subgraph';
 export { MongoCommandStats } from './mongo-command-stats';

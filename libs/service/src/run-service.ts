@@ -52,7 +52,10 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
 
   // Node checks requestTimeout / headersTimeout only every connectionsCheckingInterval (30 s by default): check often
   // enough that a client trickling its request is cut off close to the configured timeout.
-  const connectionsCheckingInterval = Math.max(250, Math.min(5_000, Math.floor((options.requestTimeoutMs ?? 30_000) / 4)));
+  const connectionsCheckingInterval = Math.max(
+    250,
+    Math.min(5_000, Math.floor((options.requestTimeoutMs ?? 30_000) / 4)),
+  );
   const server = createServer({ connectionsCheckingInterval }, (req, res) => {
     const connection = connections.get(req.socket);
     if (connection) {

@@ -33,7 +33,9 @@ export interface SubgraphProcess<E extends SubgraphEnvironment, A extends Subgra
   close?: (app: A) => Promise<void>;
 }
 
-export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp>(definition: SubgraphProcess<E, A>): void {
+export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp>(
+  definition: SubgraphProcess<E, A>,
+): void {
   const start = async () => {
     const env = definition.loadEnvironment();
     const logger = createLogger(definition.name, env.LOG_LEVEL);
@@ -60,7 +62,9 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     });
   };
   start().catch((error: unknown) => {
-    process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `${definition.name} failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

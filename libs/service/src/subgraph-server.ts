@@ -1,9 +1,18 @@
 /** Builds a subgraph's ApolloServer the same way everywhere: federation schema, masked errors, no landing page in production. */
 import { ApolloServer, type BaseContext } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { maskGraphQLError } from '@platform/errors';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '@platform/auth';
+import { maskGraphQLError, type AppError } from '@platform/errors';
+import type { Logger } from '@platform/logging';
+import { createGraphQLHandler } from './graphql-handler';
+import type { MongoCommandStats } from './mongo-command-stats';
+import { authenticateRequest } from './request-auth';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
@@ -11,7 +20,9 @@ export function createSubgraphServer<TContext extends BaseContext>(
   options: { production: boolean },
 ): ApolloServer<TContext> {
   return new ApolloServer<TContext>({
-    schema: buildSubgraphSchema([{ typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> }]),
+    schema: buildSubgraphSchema([
+      { typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> },
+    ]),
     formatError: maskGraphQLError,
     includeStacktraceInErrorResponses: false,
     introspection: !options.production,
@@ -19,4 +30,48 @@ export function createSubgraphServer<TContext extends BaseContext>(
     // No federated tracing: nothing reports to Apollo, and traces cost CPU on every request.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled()],
   });
+}
+
+/** What every subgraph's request context starts with: the caller (or why its credential failed), request id, logger. */
+export interface BaseSubgraphContext extends BaseContext {
+  principal: Principal | null;
+  authError: AppError | null;
+  requestId: string;
+  logger: Logger;
+}
+
+export interface StartedSubgraph<TContext extends BaseContext> {
+  server: ApolloServer<TContext>;
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * Builds, starts and serves a subgraph: the Apollo server above, the caller authenticated from its bearer token,
+ * and the service's own context fields added per request (loaders, services).
+ */
+export async function startSubgraph<TContext extends BaseSubgraphContext>(options: {
+  typeDefs: string;
+  resolvers: GraphQLResolverMap<TContext>;
+  production: boolean;
+  jwtSecret: string;
+  maxBodyBytes: number;
+  logger: Logger;
+  context: (base: BaseSubgraphContext) => TContext;
+  /** Development only: per-request MongoDB command counts in `extensions.mongoCommands`. */
+  commandStats?: MongoCommandStats | undefined;
+}): Promise<StartedSubgraph<TContext>> {
+  const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
+    production: options.production,
+  });
+  const stats = options.production ? undefined : options.commandStats;
+  if (stats) server.addPlugin(stats.plugin<TContext>());
+  await server.start();
+  const handler = createGraphQLHandler<TContext>({
+    server,
+    maxBodyBytes: options.maxBodyBytes,
+    logger: options.logger,
+    context: async (req, requestId, logger) =>
+      options.context({ ...authenticateRequest(req.headers, options.jwtSecret), requestId, logger }),
+  });
+  return { server, handler: stats ? stats.wrap(handler) : handler };
 }
