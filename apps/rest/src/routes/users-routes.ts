@@ -131,7 +131,7 @@ export const usersRoutes = [
     path: '/users/:user_id',
     operationId: 'deleteUser',
     summary: 'Delete a user and everything it owns',
-    description: `${ownerOrAdmin} Credentials, refresh tokens, API keys, items and posts of the user are deleted first; if a service is unavailable the answer is 503 and the deletion can be retried.`,
+    description: `${ownerOrAdmin} Irreversible. The user's credential, refresh tokens, API keys and items are deleted, and its posts with all their comments and likes; its comments and likes on other posts are removed too (those posts' like counts drop). If a service is unavailable the answer is 503 and a retry completes the deletion (docs/decisions/0002-user-deletion-cascades.md).`,
     tags: ['users'],
     security: 'bearer',
     scope: 'users:write',
