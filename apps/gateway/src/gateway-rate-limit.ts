@@ -7,8 +7,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { verifyAccessToken } from '@platform/auth';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { AccessTokenVerifier } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 
 export interface GatewayRateLimitOptions {
@@ -33,13 +38,16 @@ export interface GatewayRateLimiter {
 
 const FACADE_PROOF_HEADER = 'x-facade-proof';
 /** Same derivation as apps/rest/src/http/rate-limit.ts `facadeProofHeaders`. */
-const facadeProof = (secret: string) => createHmac('sha256', secret).update('platform/rate-limit-exemption/rest-facade').digest();
+const facadeProof = (secret: string) =>
+  createHmac('sha256', secret).update('platform/rate-limit-exemption/rest-facade').digest();
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const MAX_CACHED_TOKENS = 10_000;
 const BAD_API_KEYS_PER_WINDOW = 20;
 
 export function createGatewayRateLimiter(options: GatewayRateLimitOptions): GatewayRateLimiter {
-  const redis = options.redisUrl ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger) : undefined;
+  const redis = options.redisUrl
+    ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger)
+    : undefined;
   const common = { keyPrefix: 'rl:gql', points: options.points, duration: options.windowSeconds };
   const memory = new RateLimiterMemory(common);
   const limiter: RateLimiterAbstract = redis
@@ -51,27 +59,17 @@ export function createGatewayRateLimiter(options: GatewayRateLimitOptions): Gate
         ...(options.failMode === 'open' ? { insuranceLimiter: memory } : {}),
       })
     : memory;
-  const badApiKeys = new RateLimiterMemory({ points: BAD_API_KEYS_PER_WINDOW, duration: options.windowSeconds });
+  const badApiKeys = new RateLimiterMemory({
+    points: BAD_API_KEYS_PER_WINDOW,
+    duration: options.windowSeconds,
+  });
   const proof = facadeProof(options.jwtSecret);
-  const tokens = new Map<string, { identity: string; expiresAtMs: number }>();
+  const tokens = new AccessTokenVerifier(options.jwtSecret, MAX_CACHED_TOKENS);
   const policy = `"default";q=${options.points};w=${options.windowSeconds}`;
 
   const tokenIdentity = (token: string): string | undefined => {
-    const now = Date.now();
-    const hit = tokens.get(token);
-    if (hit && hit.expiresAtMs > now) return hit.identity;
-    let identity: string;
-    let expiresAtMs: number;
-    try {
-      const claims = verifyAccessToken(token, options.jwtSecret);
-      identity = `u:${claims.sub}`;
-      expiresAtMs = (claims.exp ?? 0) * 1000;
-    } catch {
-      return undefined;
-    }
-    if (tokens.size >= MAX_CACHED_TOKENS) tokens.delete(tokens.keys().next().value as string);
-    tokens.set(token, { identity, expiresAtMs });
-    return identity;
+    const claims = tokens.tryVerify(token);
+    return claims ? `u:${claims.sub}` : undefined;
   };
 
   const clientIp = (req: IncomingMessage): string => {
@@ -105,9 +103,18 @@ export function createGatewayRateLimiter(options: GatewayRateLimitOptions): Gate
     res.setHeader('ratelimit', `"default";r=${remaining};t=${resetSeconds}`);
   };
 
-  const refuse = (res: ServerResponse, status: 429 | 503, retryAfter: number, code: string, message: string) => {
+  const refuse = (
+    res: ServerResponse,
+    status: 429 | 503,
+    retryAfter: number,
+    code: string,
+    message: string,
+  ) => {
     res
-      .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retryAfter) })
+      .writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'retry-after': String(retryAfter),
+      })
       .end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
   };
 
@@ -125,7 +132,10 @@ export function createGatewayRateLimiter(options: GatewayRateLimitOptions): Gate
         const bad = await badApiKeys.get(ip);
         if (!bad || bad.consumedPoints < BAD_API_KEYS_PER_WINDOW) {
           identity = `k:${createHash('sha256').update(apiKey, 'utf8').digest('hex')}`;
-          res.once('finish', () => void (res.statusCode === 401 ? badApiKeys.consume(ip).catch(() => undefined) : undefined));
+          res.once(
+            'finish',
+            () => void (res.statusCode === 401 ? badApiKeys.consume(ip).catch(() => undefined) : undefined),
+          );
         }
       }
       try {
@@ -182,7 +192,8 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
     healthy = true;
   });
   const down = (message: string) => {
-    if (healthy) logger.warn({ reason: message }, 'rate limiter: Redis unreachable; using the in-process limiter');
+    if (healthy)
+      logger.warn({ reason: message }, 'rate limiter: Redis unreachable; using the in-process limiter');
     healthy = false;
   };
   redis.on('error', (error: Error) => down(error.message));

@@ -22,9 +22,9 @@ export {
   signAccessToken,
   verifyAccessToken,
   signInternalToken,
-  principalFromToken,
   bearerTokenFrom,
   type AccessTokenClaims,
 } from './jwt';
+export { AccessTokenVerifier } from './token-verifier';
 export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords';
 export { generateSecretToken, digestSecret, digestsEqual } from './secret-tokens';

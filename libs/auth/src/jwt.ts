@@ -28,21 +28,32 @@ function keyFor(secret: string): KeyObject {
   return cachedKey.key;
 }
 
-export function signAccessToken(claims: Omit<AccessTokenClaims, 'exp' | 'iat'>, secret: string, ttlSeconds: number): string {
+export function signAccessToken(
+  claims: Omit<AccessTokenClaims, 'exp' | 'iat'>,
+  secret: string,
+  ttlSeconds: number,
+): string {
   return jwt.sign(claims, keyFor(secret), { algorithm: ALGORITHM, expiresIn: ttlSeconds });
 }
 
 /** A short-lived token one service presents to another (scope `internal`). */
 export function signInternalToken(service: string, secret: string): string {
-  return signAccessToken({ sub: `service:${service}`, uid: null, role: 'admin', scopes: ['internal'], kind: 'service' }, secret, 300);
+  return signAccessToken(
+    { sub: `service:${service}`, uid: null, role: 'admin', scopes: ['internal'], kind: 'service' },
+    secret,
+    300,
+  );
 }
 
 const invalidToken = () => new AppError('UNAUTHENTICATED', 'Invalid token');
 
-export function verifyAccessToken(token: string, secret: string): AccessTokenClaims {
+export function verifyAccessToken(token: string, secret: string, nowMs?: number): AccessTokenClaims {
   let payload: unknown;
   try {
-    payload = jwt.verify(token, keyFor(secret), { algorithms: [ALGORITHM] });
+    payload = jwt.verify(token, keyFor(secret), {
+      algorithms: [ALGORITHM],
+      ...(nowMs === undefined ? {} : { clockTimestamp: Math.floor(nowMs / 1000) }),
+    });
   } catch {
     throw invalidToken();
   }
@@ -58,12 +69,14 @@ export function verifyAccessToken(token: string, secret: string): AccessTokenCla
   if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw invalidToken();
   if (!(uid === null || (typeof uid === 'number' && Number.isInteger(uid)))) throw invalidToken();
   if (kind !== 'user' && kind !== 'api-key' && kind !== 'service') throw invalidToken();
-  return { sub: claims['sub'], uid, role: role as Role, scopes: scopes as string[], kind, exp: claims['exp'] };
-}
-
-export function principalFromToken(token: string, secret: string): Principal {
-  const claims = verifyAccessToken(token, secret);
-  return { kind: claims.kind, userId: claims.uid, username: claims.sub, role: claims.role, scopes: claims.scopes };
+  return {
+    sub: claims['sub'],
+    uid,
+    role: role as Role,
+    scopes: scopes as string[],
+    kind,
+    exp: claims['exp'],
+  };
 }
 
 /** The token of an `Authorization: Bearer <token>` header; null when absent, an AppError when malformed. */

@@ -1,6 +1,6 @@
 /** Turns a request's bearer token into a Principal; a bad token is recorded, and thrown only where auth is needed. */
 import type { IncomingHttpHeaders } from 'node:http';
-import { bearerTokenFrom, principalFromToken, type Principal } from '@platform/auth';
+import { bearerTokenFrom, type AccessTokenVerifier, type Principal } from '@platform/auth';
 import { AppError } from '@platform/errors';
 
 export interface RequestAuth {
@@ -8,11 +8,21 @@ export interface RequestAuth {
   authError: AppError | null;
 }
 
-export function authenticateRequest(headers: IncomingHttpHeaders, secret: string): RequestAuth {
+export function authenticateRequest(headers: IncomingHttpHeaders, tokens: AccessTokenVerifier): RequestAuth {
   try {
     const token = bearerTokenFrom(headers.authorization);
     if (token === null) return { principal: null, authError: null };
-    return { principal: principalFromToken(token, secret), authError: null };
+    const claims = tokens.verify(token);
+    return {
+      principal: {
+        kind: claims.kind,
+        userId: claims.uid,
+        username: claims.sub,
+        role: claims.role,
+        scopes: claims.scopes,
+      },
+      authError: null,
+    };
   } catch (error) {
     return {
       principal: null,

@@ -7,7 +7,7 @@ import {
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from '@platform/auth';
+import { AccessTokenVerifier, type Principal } from '@platform/auth';
 import { maskGraphQLError, type AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
@@ -66,12 +66,13 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
   const stats = options.production ? undefined : options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
   await server.start();
+  const tokens = new AccessTokenVerifier(options.jwtSecret);
   const handler = createGraphQLHandler<TContext>({
     server,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
     context: async (req, requestId, logger) =>
-      options.context({ ...authenticateRequest(req.headers, options.jwtSecret), requestId, logger }),
+      options.context({ ...authenticateRequest(req.headers, tokens), requestId, logger }),
   });
   return { server, handler: stats ? stats.wrap(handler) : handler };
 }

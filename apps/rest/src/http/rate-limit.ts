@@ -9,8 +9,14 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from '../environment';
-import { createLimiterBackend, type Limiter, type LimiterBackend, type LimitOutcome } from './rate-limit-store';
-import { ipIdentity, rateLimitIdentity, TokenIdentityCache } from './rate-limit-identity';
+import {
+  createLimiterBackend,
+  type Limiter,
+  type LimiterBackend,
+  type LimitOutcome,
+} from './rate-limit-store';
+import { AccessTokenVerifier } from '@platform/auth';
+import { ipIdentity, rateLimitIdentity } from './rate-limit-identity';
 
 export interface RateLimiting {
   /** The general budget; mount after the exempt routes (docs, openapi) and before the body parsers. */
@@ -46,17 +52,24 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
     commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     logger,
   });
-  const general = backend.create({ keyPrefix: 'rl:rest', points: env.RATE_LIMIT_POINTS, durationSeconds: env.RATE_LIMIT_WINDOW });
+  const general = backend.create({
+    keyPrefix: 'rl:rest',
+    points: env.RATE_LIMIT_POINTS,
+    durationSeconds: env.RATE_LIMIT_WINDOW,
+  });
   const login = backend.create({
     keyPrefix: 'rl:login',
     points: env.LOGIN_RATE_LIMIT_POINTS,
     durationSeconds: env.RATE_LIMIT_WINDOW,
     blockDurationSeconds: env.LOGIN_RATE_LIMIT_BLOCK_SECONDS,
   });
-  const tokens = new TokenIdentityCache(env.jwtSecret);
+  const tokens = new AccessTokenVerifier(env.jwtSecret);
   // API keys are not verified here (that takes a network hop), so a client could invent a fresh key per request to
   // get a fresh bucket; once an IP has sent many rejected keys, its API-key requests spend the IP's budget instead.
-  const badApiKeys = new RateLimiterMemory({ points: BAD_API_KEYS_PER_WINDOW, duration: env.RATE_LIMIT_WINDOW });
+  const badApiKeys = new RateLimiterMemory({
+    points: BAD_API_KEYS_PER_WINDOW,
+    duration: env.RATE_LIMIT_WINDOW,
+  });
 
   const generalHandler: RequestHandler = (req, res, next) => {
     void (async () => {
@@ -65,7 +78,11 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
         const ip = ipIdentity(req);
         const bad = await badApiKeys.get(ip);
         if (bad && bad.consumedPoints >= BAD_API_KEYS_PER_WINDOW) identity = ip;
-        else res.once('finish', () => void (res.statusCode === 401 ? badApiKeys.consume(ip).catch(() => undefined) : undefined));
+        else
+          res.once(
+            'finish',
+            () => void (res.statusCode === 401 ? badApiKeys.consume(ip).catch(() => undefined) : undefined),
+          );
       }
       const outcome = await general.consume(identity);
       setRateLimitHeaders(res, outcome, general);
@@ -79,13 +96,25 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const username = typeof body['username'] === 'string' ? body['username'].trim().toLowerCase().slice(0, 256) : '';
+    const username =
+      typeof body['username'] === 'string' ? body['username'].trim().toLowerCase().slice(0, 256) : '';
     login
       .consume(`${ipIdentity(req)}|${username}`)
-      .then((outcome) => next(outcome.allowed ? undefined : rateLimited(outcome, 'Too many login attempts; try again later')), next);
+      .then(
+        (outcome) =>
+          next(
+            outcome.allowed ? undefined : rateLimited(outcome, 'Too many login attempts; try again later'),
+          ),
+        next,
+      );
   };
 
-  return { general: generalHandler, login: loginHandler, ready: (timeoutMs) => backend.ready(timeoutMs), close: () => backend.close() };
+  return {
+    general: generalHandler,
+    login: loginHandler,
+    ready: (timeoutMs) => backend.ready(timeoutMs),
+    close: () => backend.close(),
+  };
 }
 
 /** X-RateLimit-* (the spec's names, reset in seconds) and the IETF draft's RateLimit-Policy / RateLimit fields. */
@@ -98,7 +127,9 @@ export function setRateLimitHeaders(res: Response, outcome: LimitOutcome, limite
 }
 
 const rateLimited = (outcome: LimitOutcome, message = 'Too many requests; try again later') =>
-  new AppError('RATE_LIMITED', message, { headers: { 'retry-after': String(Math.max(1, outcome.resetSeconds)) } });
+  new AppError('RATE_LIMITED', message, {
+    headers: { 'retry-after': String(Math.max(1, outcome.resetSeconds)) },
+  });
 
 /**
  * The facade already spent the caller's budget here, so the gateway must not count its calls again (nor lump every
@@ -107,5 +138,7 @@ const rateLimited = (outcome: LimitOutcome, message = 'Too many requests; try ag
  */
 export const FACADE_PROOF_HEADER = 'x-facade-proof';
 export const facadeProofHeaders = (jwtSecret: string): Record<string, string> => ({
-  [FACADE_PROOF_HEADER]: createHmac('sha256', jwtSecret).update('platform/rate-limit-exemption/rest-facade').digest('base64url'),
+  [FACADE_PROOF_HEADER]: createHmac('sha256', jwtSecret)
+    .update('platform/rate-limit-exemption/rest-facade')
+    .digest('base64url'),
 });
