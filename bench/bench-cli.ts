@@ -1,0 +1,473 @@
+/**
+ * `npm run bench`: boots the real system (FerretDB, redis-server and the six processes from dist/, as `npm start`
+ * does, on free ports) over a fresh, seeded database, then runs each autocannon scenario (warm-up, then a measured
+ * run at c=50) and samples every process's CPU from /proc. Writes bench/results/latest.json and prints a table.
+ *
+ *   npm run bench                  # full run (about 4 minutes)
+ *   npm run bench -- --quick       # short runs (under a minute and a half), noisy numbers
+ *   npm run bench -- --only=rest.users.get,gateway.users.get --env GATEWAY_IN_PROCESS=true --out=/tmp/a.json
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import {
+  freePort,
+  makeTempDir,
+  startFerretDb,
+  startProcess,
+  startRedis,
+  startSystem,
+  waitForHttpOk,
+  type ManagedProcess,
+  type RunningInfra,
+  type RunningSystem,
+} from '@platform/testing';
+import { GetUser } from '../apps/rest/src/operations/users-operations';
+import { FULL_SEED, SEED_PASSWORD, seedDatabase, seedUsername, type SeedSizes } from './bench-seed';
+import {
+  checkTargets,
+  computeRatios,
+  cpuPerRequest,
+  formatTable,
+  skippedScenario,
+  summarizeRun,
+  type CpuTicks,
+  type ScenarioResult,
+} from './bench-results';
+
+const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
+
+interface Options {
+  quick: boolean;
+  only: string[] | null;
+  env: Record<string, string>;
+  out: string | null;
+  warmupSeconds: number;
+  durationSeconds: number;
+  connections: number;
+  /** Boot and seed, print the URLs and the token, then wait for Ctrl-C (for profiling by hand). */
+  hold: boolean;
+  /**
+   * Reads pick ids in 1..hot (0: the whole data set). FerretDB v1's SQLite backend pushes down only a string or
+   * ObjectId `_id` equality: any other filter, an integer `_id` included, is a scan in insertion order that stops at the
+   * first match, so a read of id N costs N documents decoded. A small hot set keeps the database out of the way
+   * of the application path under test; the `*.full_range` scenario shows the scan (docs/performance.md).
+   */
+  hot: number;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const options: Options = { quick: false, only: null, env: {}, out: null, warmupSeconds: 3, durationSeconds: 15, connections: 50, hold: false, hot: 10 };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const value = (prefix: string) => (arg.startsWith(`${prefix}=`) ? arg.slice(prefix.length + 1) : argv[++i] ?? '');
+    if (arg === '--quick') options.quick = true;
+    else if (arg === '--hold') options.hold = true;
+    else if (arg.startsWith('--only')) options.only = value('--only').split(',').filter(Boolean);
+    else if (arg.startsWith('--out')) options.out = resolve(value('--out'));
+    else if (arg.startsWith('--hot')) options.hot = Number(value('--hot'));
+    else if (arg.startsWith('--duration')) options.durationSeconds = Number(value('--duration'));
+    else if (arg.startsWith('--env')) {
+      const pair = value('--env');
+      const eq = pair.indexOf('=');
+      if (eq < 1) throw new Error(`--env takes KEY=VALUE, not ${pair}`);
+      options.env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    } else throw new Error(`unknown argument ${arg}`);
+  }
+  if (options.quick) {
+    options.warmupSeconds = 1;
+    options.durationSeconds = Math.min(options.durationSeconds, 3);
+  }
+  return options;
+}
+
+/** Enough that no scenario is throttled (the limits themselves are exercised by the e2e tests). */
+const UNTHROTTLED = { RATE_LIMIT_POINTS: '1000000000', LOGIN_RATE_LIMIT_POINTS: '1000000000' };
+/** What a deployment runs: production mode (no per-request MongoDB command monitoring, no sandbox); `--env` overrides. */
+const DEPLOYMENT = { NODE_ENV: 'production' };
+
+interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+interface Scenario {
+  name: string;
+  target: 'rest' | 'gateway' | 'direct';
+  /** The OpenAPI path and method the scenario needs; absent in openapi.json: "skipped: route missing". */
+  route?: { path: string; method: 'get' | 'post' };
+  expectStatus: number;
+  next: () => RequestSpec;
+  /** Checks the probe's parsed body; returns a problem or null. */
+  check?: (body: unknown) => string | null;
+  note?: string;
+  prepare?: () => Promise<void>;
+  /** Overrides the concurrency (only for the database-bound full-range scenario). */
+  connections?: number;
+  /** Only in a full run (a database demonstration, not an application number). */
+  fullRunOnly?: boolean;
+}
+
+const randomInt = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
+
+function readTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the whole line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+function ticksPerSecond(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
+const has = (body: unknown, path: readonly string[]): boolean => {
+  let current: unknown = body;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !(key in current)) return false;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current !== null && current !== undefined;
+};
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const rootDir = resolve(__dirname, '..', '..');
+  const started = Date.now();
+  const seed: SeedSizes = FULL_SEED;
+  const clk = ticksPerSecond();
+  const loadAtStart = loadavg();
+  log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
+  if ((loadAtStart[0] ?? 0) > 2) log('WARNING: load average above 2: other work competes for the CPUs; numbers will be noisy');
+  log(`rate limits raised so nothing is throttled: ${Object.entries(UNTHROTTLED).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  log(`environment of every process: ${Object.entries({ ...DEPLOYMENT, ...options.env }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+
+  const tmp = makeTempDir('api-bench-');
+  const infra: RunningInfra[] = [];
+  let system: RunningSystem | undefined;
+  let direct: ManagedProcess | undefined;
+  let stopping = false;
+  const cleanup = async () => {
+    if (stopping) return;
+    stopping = true;
+    await direct?.stop('SIGTERM', 5_000);
+    await system?.stop();
+    await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
+    tmp.remove();
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+  try {
+    const ferret = await startFerretDb({ dataDir: join(tmp.path, 'ferretdb'), logFile: join(tmp.path, 'ferretdb.log'), log });
+    infra.push(ferret);
+    const redis = await startRedis({ dataDir: join(tmp.path, 'redis'), log });
+    infra.push(redis);
+    log(`FerretDB ${ferret.url}, redis ${redis.url}; seeding ${seed.users} users, ${seed.items} items, ${seed.posts} posts`);
+    await seedDatabase(ferret.url, seed, log);
+
+    const jwtSecret = randomBytes(32).toString('hex');
+    system = await startSystem({
+      rootDir,
+      mongoUrl: ferret.url,
+      redisUrl: redis.url,
+      jwtSecret,
+      freePorts: true,
+      logDir: tmp.path,
+      env: { DATA_DIR: tmp.path, ...DEPLOYMENT, ...UNTHROTTLED, ...options.env },
+    });
+    const directPort = await freePort();
+    direct = startProcess('direct', process.execPath, [join(rootDir, 'dist', 'tools', 'bench-direct.js')], {
+      cwd: rootDir,
+      env: { PATH: process.env['PATH'] ?? '', MONGO_URL: ferret.url, PORT: String(directPort) },
+      logFile: join(tmp.path, 'direct.log'),
+    });
+    const directUrl = `http://127.0.0.1:${directPort}`;
+    await waitForHttpOk(`${directUrl}/healthz`, 30_000, () => direct?.child.exitCode === null);
+    log(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s (rest ${system.urls.rest}, gateway ${system.urls.gateway}/graphql)`);
+
+    const pids: Record<string, number | undefined> = {
+      ...Object.fromEntries([...system.processes].map(([name, proc]) => [name, proc.child.pid])),
+      ferretdb: ferret.process.child.pid,
+      redis: redis.process.child.pid,
+      direct: direct.child.pid,
+      'load-generator': process.pid,
+    };
+
+    // The readers' token: a real login of the seeded admin (also proves the seeded credentials work).
+    const login = await fetch(`${system.urls.rest}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: seedUsername(1), password: SEED_PASSWORD }),
+    });
+    if (login.status !== 200) throw new Error(`login of the seeded admin failed: ${login.status} ${await login.text()}`);
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const bearer = { authorization: `Bearer ${token}` };
+    if (options.hold) {
+      log(`holding (Ctrl-C stops): direct ${directUrl}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
+      log(`token: ${token}`);
+      await new Promise(() => undefined);
+    }
+    const openapi = (await (await fetch(`${system.urls.rest}/openapi.json`)).json()) as { paths?: Record<string, Record<string, unknown>> };
+    const graphql = (query: string, operationName: string, variables: Record<string, unknown>): RequestSpec => ({
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ operationName, query, variables }),
+    });
+    const within = (count: number) => (options.hot > 0 ? Math.min(options.hot, count) : count);
+    const userId = () => randomInt(1, within(seed.users));
+    const itemId = () => randomInt(1, within(seed.items));
+    const idsNote = options.hot > 0 ? `ids 1..${options.hot} (see the hot-set note in docs/performance.md)` : 'ids over the whole data set';
+    const runId = randomBytes(3).toString('hex');
+    let created = 0;
+    let itemPages: string[] = [];
+    const ITEMS_FILTER = '/items/?price%5Blt%5D=100&pageSize=20';
+
+    const scenarios: Scenario[] = [
+      {
+        name: 'rest.users.get',
+        target: 'rest',
+        route: { path: '/users/{user_id}', method: 'get' },
+        expectStatus: 200,
+        next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
+        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
+        note: idsNote,
+      },
+      {
+        name: 'gateway.users.get',
+        target: 'gateway',
+        expectStatus: 200,
+        next: () => graphql(GetUser.document, GetUser.name, { id: String(userId()), includeInactive: false }),
+        check: (body) => (has(body, ['data', 'user', 'username']) ? null : `no data.user: ${JSON.stringify(body).slice(0, 200)}`),
+        note: `the REST facade's own GetUser document, sent straight to the gateway; ${idsNote}`,
+      },
+      {
+        name: 'direct.users.get',
+        target: 'direct',
+        expectStatus: 200,
+        next: () => ({ method: 'GET', path: `/users/${userId()}` }),
+        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
+        note: `floor: express + mongodb findOne with a projection; no auth, validation, federation or logging; ${idsNote}`,
+      },
+      {
+        name: 'rest.items.get',
+        target: 'rest',
+        route: { path: '/items/{item_id}', method: 'get' },
+        expectStatus: 200,
+        next: () => ({ method: 'GET', path: `/items/${itemId()}`, headers: bearer }),
+        check: (body) => (has(body, ['name']) ? null : 'no name in the body'),
+        note: `the REST item carries owner_id, not the owner; the federated owner join is gateway.items.get_with_owner; ${idsNote}`,
+      },
+      {
+        name: 'rest.token',
+        target: 'rest',
+        route: { path: '/token', method: 'post' },
+        expectStatus: 200,
+        next: () => ({
+          method: 'POST',
+          path: '/token',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `username=${seedUsername(Math.max(2, userId()))}&password=${SEED_PASSWORD}`,
+        }),
+        check: (body) => (has(body, ['access_token']) ? null : 'no access_token'),
+        note: `login: argon2id verification per request, a refresh token stored; users ${idsNote}`,
+      },
+      {
+        name: 'rest.users.create',
+        target: 'rest',
+        route: { path: '/users/', method: 'post' },
+        expectStatus: 201,
+        next: () => {
+          created += 1;
+          const username = `bench_new_${runId}_${created}`;
+          return {
+            method: 'POST',
+            path: '/users/',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username, email: `${username}@bench.example.com`, password: 'new-password-1' }),
+          };
+        },
+        check: (body) => (has(body, ['id']) ? null : `no id: ${JSON.stringify(body).slice(0, 200)}`),
+        note: 'registration: argon2id hash (19 MiB, t=2) in the auth subgraph per request',
+      },
+      {
+        name: 'gateway.items.get_with_owner',
+        target: 'gateway',
+        expectStatus: 200,
+        next: () =>
+          graphql('query ItemWithOwner($id: ID!) { item(id: $id) { id name price ownerId owner { id username email } } }', 'ItemWithOwner', {
+            id: String(itemId()),
+          }),
+        check: (body) => (has(body, ['data', 'item', 'owner', 'username']) ? null : `no data.item.owner: ${JSON.stringify(body).slice(0, 200)}`),
+        note: `items subgraph, then the users subgraph for Item.owner (an _entities fetch); ${idsNote}`,
+      },
+      {
+        name: 'rest.users.get.full_range',
+        target: 'rest',
+        route: { path: '/users/{user_id}', method: 'get' },
+        expectStatus: 200,
+        connections: 10,
+        fullRunOnly: true,
+        next: () => ({ method: 'GET', path: `/users/${randomInt(1, seed.users)}`, headers: bearer }),
+        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
+        note: `ids over all ${seed.users} users at c=10: FerretDB v1 SQLite scans for an integer _id (database-bound)`,
+      },
+      {
+        name: 'rest.items.list',
+        target: 'rest',
+        route: { path: '/items/', method: 'get' },
+        expectStatus: 200,
+        prepare: async () => {
+          // The first page and the cursor pages after it: each request reads one of them.
+          itemPages = [ITEMS_FILTER];
+          let path = ITEMS_FILTER;
+          for (let i = 0; i < 10; i += 1) {
+            const response = await fetch(`${system!.urls.rest}${path}`, { headers: bearer });
+            if (response.status !== 200) break;
+            const next = ((await response.json()) as { pagination?: { nextPageToken?: string | null } }).pagination?.nextPageToken;
+            if (!next) break;
+            path = `${ITEMS_FILTER}&pageToken=${encodeURIComponent(next)}`;
+            itemPages.push(path);
+          }
+        },
+        next: () => ({ method: 'GET', path: itemPages[randomInt(0, itemPages.length - 1)] ?? ITEMS_FILTER, headers: bearer }),
+        check: (body) => (has(body, ['pagination']) ? null : `no cursor envelope: ${JSON.stringify(body).slice(0, 200)}`),
+        note:
+          'price[lt]=100 (about 10% of the items), pageSize=20: the first page and the next 10 cursor pages; last, because on FerretDB v1 ' +
+          'SQLite every listing is a scan and in-memory sort of all 100,000 items (slower than the 5 s subgraph deadline)',
+      },
+    ];
+
+    const baseUrls = { rest: system.urls.rest, gateway: system.urls.gateway, direct: directUrl };
+    const results: ScenarioResult[] = [];
+    const sample = (): CpuTicks => {
+      const out: CpuTicks = {};
+      for (const [name, pid] of Object.entries(pids)) {
+        const ticks = readTicks(pid);
+        if (ticks !== undefined) out[name] = ticks;
+      }
+      return out;
+    };
+    /** Waits until the system's processes together use less than a quarter of a core (or the time is up). */
+    const settle = async (maxMs: number) => {
+      const until = Date.now() + maxMs;
+      const busy = (ticks: CpuTicks) => Object.entries(ticks).filter(([name]) => name !== 'load-generator').reduce((sum, [, t]) => sum + t, 0);
+      while (Date.now() < until) {
+        const first = busy(sample());
+        await new Promise((done) => setTimeout(done, 250));
+        if ((busy(sample()) - first) / clk < 0.25 * 0.25) return;
+      }
+    };
+    /** GraphQL answers errors with a 200: for the gateway scenarios a body with `errors` counts as an error too. */
+    let graphqlErrors = 0;
+    const load = (url: string, next: () => RequestSpec, seconds: number, connections: number, graphqlBodies: boolean) =>
+      autocannon({
+        url,
+        connections,
+        duration: seconds,
+        timeout: 10,
+        requests: [
+          {
+            setupRequest: (request) => ({ ...request, ...next() }),
+            ...(graphqlBodies
+              ? {
+                  onResponse: (status: number, body: string) => {
+                    if (status >= 200 && status < 300 && body.includes('"errors"')) graphqlErrors += 1;
+                  },
+                }
+              : {}),
+          },
+        ],
+      });
+
+    for (const scenario of scenarios) {
+      if (options.only && !options.only.includes(scenario.name)) continue;
+      if (scenario.fullRunOnly && options.quick) {
+        results.push(skippedScenario(scenario.name, 'skipped: --quick'));
+        continue;
+      }
+      if (scenario.route && !openapi.paths?.[scenario.route.path]?.[scenario.route.method]) {
+        log(`${scenario.name}: skipped: route missing (${scenario.route.method.toUpperCase()} ${scenario.route.path})`);
+        results.push(skippedScenario(scenario.name, 'skipped: route missing'));
+        continue;
+      }
+      // Requests still in flight from the previous scenario finish before this one starts.
+      await settle(options.quick ? 2_000 : 10_000);
+      await scenario.prepare?.();
+      const url = baseUrls[scenario.target];
+      const probe = scenario.next();
+      const probeResponse = await fetch(`${url}${probe.path}`, { method: probe.method, headers: probe.headers ?? {}, body: probe.body ?? null });
+      const probeBody: unknown = await probeResponse.json().catch(() => null);
+      const problem =
+        probeResponse.status !== scenario.expectStatus
+          ? `probe answered ${probeResponse.status}: ${JSON.stringify(probeBody).slice(0, 300)}`
+          : (scenario.check?.(probeBody) ?? null);
+      if (problem) log(`${scenario.name}: PROBE FAILED: ${problem}`);
+      await load(url, scenario.next, options.warmupSeconds, scenario.connections ?? options.connections, scenario.target === 'gateway');
+      const loadBefore = loadavg()[0] ?? 0;
+      const before = sample();
+      graphqlErrors = 0;
+      const run = await load(url, scenario.next, options.durationSeconds, scenario.connections ?? options.connections, scenario.target === 'gateway');
+      const after = sample();
+      const cpu = cpuPerRequest(before, after, run.requests.total, clk);
+      const result = summarizeRun(
+        scenario.name,
+        { requests: run.requests.total, durationSeconds: run.duration, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors + graphqlErrors, non2xx: run.non2xx },
+        cpu,
+        { note: [scenario.note, problem ? `probe: ${problem}` : undefined].filter(Boolean).join('; ') },
+      );
+      results.push({ ...result, load_avg_1m: Math.round(((loadBefore + (loadavg()[0] ?? 0)) / 2) * 100) / 100 });
+      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req`);
+    }
+
+    const ratios = computeRatios(results);
+    const targets = checkTargets(results, ratios);
+    const report = {
+      generated_at: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null, node: process.version, load_avg_start: loadAtStart, load_avg_end: loadavg() },
+      settings: {
+        quick: options.quick,
+        connections: options.connections,
+        warmup_s: options.warmupSeconds,
+        duration_s: options.durationSeconds,
+        seed,
+        hot_ids: options.hot,
+        env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env },
+      },
+      scenarios: results,
+      ratios,
+      targets,
+    };
+    const out = options.out ?? join(rootDir, 'bench', 'results', 'latest.json');
+    mkdirSync(resolve(out, '..'), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`\n${formatTable(results, ratios, targets)}\n\n`);
+    log(`CPU is us per request per process ('app us': rest+gateway+subgraphs, databases excluded); ferretdb and redis shown apart`);
+    log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
