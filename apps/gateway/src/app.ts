@@ -5,7 +5,11 @@
  * unreachable or slow subgraph becomes a SERVICE_UNAVAILABLE error for the fields that need it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import {
+  ApolloGateway,
+  RemoteGraphQLDataSource,
+  type GraphQLDataSourceProcessOptions,
+} from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -61,10 +65,15 @@ class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
 
   /** No answer (refused, reset, timed out) or a proxy's 502/503/504: the subgraph is unavailable, not the query wrong. */
   override didEncounterError(error: Error): void {
-    const status = error instanceof GraphQLError ? (error.extensions['response'] as { status?: number } | undefined)?.status : undefined;
+    const status =
+      error instanceof GraphQLError
+        ? (error.extensions['response'] as { status?: number } | undefined)?.status
+        : undefined;
     if (error instanceof GraphQLError && !(status === 502 || status === 503 || status === 504)) throw error;
     this.onUnavailable?.(this.url ?? '', error);
-    throw new GraphQLError('Service temporarily unavailable', { extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    throw new GraphQLError('Service temporarily unavailable', {
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    });
   }
 
   onUnavailable?: (url: string, error: Error) => void;
@@ -73,7 +82,10 @@ class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
 export async function createGatewayApp(options: GatewayAppOptions): Promise<GatewayApp> {
   const subgraphs = createSubgraphFetcher(options.subgraphTimeoutMs);
   const onUnavailable = (url: string, error: Error) =>
-    options.logger.warn({ subgraph: url, reason: error.name === 'TimeoutError' ? 'timeout' : error.message }, 'subgraph unavailable');
+    options.logger.warn(
+      { subgraph: url, reason: error.name === 'TimeoutError' ? 'timeout' : error.message },
+      'subgraph unavailable',
+    );
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     buildService: ({ name, url }) => {
@@ -117,7 +129,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
       // A bearer token wins; a key alone is exchanged once here (a bad key fails the whole operation with 401).
       const authorization =
-        req.headers.authorization || (apiKey !== undefined ? await options.apiKeys.authorizationFor(apiKey, requestId) : undefined);
+        req.headers.authorization ||
+        (apiKey !== undefined ? await options.apiKeys.authorizationFor(apiKey, requestId) : undefined);
       return { requestId, authorization, apiKey };
     },
   });

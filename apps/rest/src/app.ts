@@ -41,7 +41,13 @@ export function createRestApp(deps: RestAppDeps): Express {
   // Everything below spends the caller's budget (health and docs above are exempt).
   app.use(limits.general);
 
-  app.use(express.json({ limit: env.MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: env.MAX_BODY_BYTES,
+      strict: true,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
   app.use(express.urlencoded({ limit: env.MAX_BODY_BYTES, extended: false, parameterLimit: 100 }));
   app.use(unwrapVersionedBody);
   app.use(limits.login);

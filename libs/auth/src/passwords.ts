@@ -3,7 +3,11 @@ import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PARAMS = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 } as const;
 
-function derive(password: string, salt: Buffer, params: { memory: number; passes: number; parallelism: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  params: { memory: number; passes: number; parallelism: number },
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     argon2(
       'argon2id',

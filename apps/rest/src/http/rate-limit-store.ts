@@ -3,7 +3,12 @@
  * in-process insurance limiter that takes over at once while Redis is unreachable; without REDIS_URL, in-process only.
  */
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 
@@ -54,7 +59,9 @@ export interface LimiterBackendOptions {
 }
 
 export function createLimiterBackend(options: LimiterBackendOptions): LimiterBackend {
-  const redis = options.redisUrl ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger) : undefined;
+  const redis = options.redisUrl
+    ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger)
+    : undefined;
   return {
     create: (spec) => createLimiter(spec, redis, options.failMode),
     ready: (timeoutMs) => (redis ? redisReady(redis, timeoutMs) : Promise.resolve(true)),
@@ -101,7 +108,11 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
     healthy = true;
   });
   redis.on('error', (error: Error) => {
-    if (healthy) logger.warn({ err: { message: error.message } }, 'rate limiter: Redis unreachable; using the in-process limiter');
+    if (healthy)
+      logger.warn(
+        { err: { message: error.message } },
+        'rate limiter: Redis unreachable; using the in-process limiter',
+      );
     healthy = false;
   });
   redis.on('close', () => {
