@@ -42,6 +42,8 @@ describe('npm start', () => {
       cwd: stack.rootDir,
       env: { ...process.env, ...ports, DATA_DIR: data.path, LOG_LEVEL: 'warn', TEST_STACK: '', SKIP_BUILD: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a failed test can still remove everything it started.
+      detached: true,
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -74,7 +76,13 @@ describe('npm start', () => {
       const described = left.length ? execFileSync('ps', ['-o', 'pid=,stat=,args=', '-p', left.join(',')], { encoding: 'utf8' }) : '';
       expect(described).toBe('');
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       data.remove();
     }
   }, 150_000);
