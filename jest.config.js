@@ -12,9 +12,9 @@ const common = {
   moduleNameMapper,
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }],
-    '^.+\\.graphql$': '<rootDir>/tools/jest-text-transform.cjs',
+    '^.+\\.(graphql|md)$': '<rootDir>/tools/jest-text-transform.cjs',
   },
-  moduleFileExtensions: ['ts', 'js', 'json', 'graphql'],
+  moduleFileExtensions: ['ts', 'js', 'json', 'graphql', 'md'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/'],
 };
 

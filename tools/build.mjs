@@ -43,7 +43,7 @@ export async function buildAll() {
     format: 'cjs',
     packages: 'external',
     sourcemap: 'linked',
-    loader: { '.graphql': 'text' },
+    loader: { '.graphql': 'text', '.md': 'text' },
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warning',
   });

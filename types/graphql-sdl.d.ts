@@ -3,3 +3,9 @@ declare module '*.graphql' {
   const sdl: string;
   export default sdl;
 }
+
+/** Markdown documents bundled as text (esbuild `text` loader), e.g. the versioning migration note. */
+declare module '*.md' {
+  const text: string;
+  export default text;
+}

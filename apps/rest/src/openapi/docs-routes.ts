@@ -2,7 +2,6 @@
  * The documentation surface: /openapi.json, /docs (Swagger UI from local assets) and /docs/api-versioning (the
  * migration note v1 responses link to). Known paths answer 405 with `Allow` for other methods, like the API routes.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '@platform/errors';
@@ -14,24 +13,14 @@ import {
   DOCS_INITIALIZER_PATH,
   renderDocsPage,
 } from './docs-page';
+// The migration note is bundled into the facade (esbuild `text` loader), so every deployment can serve it.
+import migrationNoteText from '../versioning/migration-note.md';
 
-const MIGRATION_NOTE_FILE = join('docs', 'api-versioning.md');
-
-/** The repository's docs/api-versioning.md, found upwards from this module (source tree or dist/). */
-function readMigrationNote(): string | undefined {
-  for (let dir = __dirname, depth = 0; depth < 8; dir = dirname(dir), depth += 1) {
-    const candidate = join(dir, MIGRATION_NOTE_FILE);
-    if (existsSync(candidate)) return readFileSync(candidate, 'utf8');
-    if (dirname(dir) === dir) break;
-  }
-  return undefined;
-}
 
 export function createDocsRouter(openApi: Record<string, unknown>): Router {
   const router = Router({ strict: false, caseSensitive: true });
   const openApiJson = JSON.stringify(openApi);
   const docsHtml = renderDocsPage(openApi);
-  const migrationNote = readMigrationNote();
   const assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const get = (path: string, handler: (req: Request, res: Response, next: NextFunction) => void) => {
     router.get(path, handler);
@@ -49,9 +38,8 @@ export function createDocsRouter(openApi: Record<string, unknown>): Router {
   get(DOCS_INITIALIZER_PATH, (_req, res) => {
     res.type('text/javascript').set('cache-control', 'public, max-age=300').send(DOCS_INITIALIZER);
   });
-  get(MIGRATION_NOTE_PATH, (req, res, next) => {
-    if (migrationNote === undefined) return next(new AppError('NOT_FOUND', `No route for GET ${req.path}`));
-    res.type('text/markdown; charset=utf-8').send(migrationNote);
+  get(MIGRATION_NOTE_PATH, (_req, res) => {
+    res.type('text/markdown; charset=utf-8').send(migrationNoteText);
   });
   for (const asset of DOCS_ASSETS) {
     const file = join(assetDir, asset);
