@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { makeTempDir, startFerretDb, startRedis } from '../infrastructure';
+import { ensureChromium } from '../chromium';
 import { startSystem } from '../system';
 import type { TestStack } from '../test-stack';
 
@@ -20,10 +21,19 @@ export default async function globalSetup(): Promise<void> {
     if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
     throw error;
   };
-  const ferret = await startFerretDb({ dataDir: join(temp.path, 'ferretdb'), logFile: join(temp.path, 'ferretdb.log'), log }).catch(abandon);
+  const ferret = await startFerretDb({
+    dataDir: join(temp.path, 'ferretdb'),
+    logFile: join(temp.path, 'ferretdb.log'),
+    log,
+  }).catch(abandon);
   started.push(ferret);
   const redis = await startRedis({ dataDir: join(temp.path, 'redis'), log }).catch(abandon);
   started.push(redis);
+  // The /docs browser test needs Chromium; installing it here (apt-get, first run on a fresh machine) keeps that
+  // test inside its timeout. Without it, only that test fails, with its own clear message.
+  await ensureChromium(log).catch((error: unknown) =>
+    log(`no chromium: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const jwtSecret = randomBytes(48).toString('base64url');
   const system = await startSystem({
     rootDir,
