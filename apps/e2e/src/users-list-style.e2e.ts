@@ -17,6 +17,15 @@ describe('USERS_LIST_STYLE', () => {
     const offset = await http.get(`${rest.url}/users/?skip=0&limit=5`, { token });
     expect(offset.status).toBe(422);
     expect(offset.text).toMatch(/skip|limit/);
+
+    // The deployment's OpenAPI document shows only the parameters it accepts.
+    const openapi = await http.get(`${rest.url}/openapi.json`);
+    const names = (openapi.body.paths['/users/'].get.parameters as Array<{ name: string }>).map(
+      (p) => p.name,
+    );
+    expect(names).toEqual(expect.arrayContaining(['page', 'size']));
+    expect(names).not.toEqual(expect.arrayContaining(['skip']));
+    expect(names).not.toEqual(expect.arrayContaining(['pageToken']));
   });
 
   it('when the deployment pins the offset variant, then GET /users/ answers an array and refuses page parameters', async () => {

@@ -52,6 +52,8 @@ export interface RouteDefinition<
   scope?: string;
   params?: P;
   query?: Q;
+  /** The query schema OpenAPI shows when it depends on the deployment (e.g. USERS_LIST_STYLE); `query` otherwise. */
+  documentedQuery?: (env: RestEnvironment) => z.ZodType;
   body?: B;
   /** Accepted request media types; JSON by default. */
   bodyTypes?: ReadonlyArray<'json' | 'form'>;

@@ -156,7 +156,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     const parameters: JsonSchema[] = [];
     for (const [location, schema] of [
       ['path', route.params],
-      ['query', route.query],
+      ['query', route.documentedQuery?.(env) ?? route.query],
     ] as const) {
       if (!schema) continue;
       const json = toSchema(schema, 'input', components) as {

@@ -22,7 +22,8 @@ import { toUserListItem } from './user-representation';
 /** Parameters the route accepts besides listing ones: the version selector and an API key in the query. */
 const RESERVED = ['version', 'api_key'];
 
-const forcedStyleOf = (env: RestEnvironment) => (env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE);
+const forcedStyleOf = (env: RestEnvironment) =>
+  env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
 
 const secrets = new Map<string, Buffer>();
 const cursorSecretOf = (jwtSecret: string): Buffer => {
@@ -50,6 +51,7 @@ export const listUsersRoute = defineRoute({
   security: 'bearer-or-api-key',
   scope: 'users:read',
   query: listingQuerySchema(LISTINGS.users),
+  documentedQuery: (env) => listingQuerySchema(LISTINGS.users, { forcedStyle: forcedStyleOf(env) }),
   responses: {
     200: {
       description: 'Users: an array, or envelope A (page/size), or envelope B (cursor)',
@@ -65,6 +67,9 @@ export const listUsersRoute = defineRoute({
       ...(forcedStyle ? { forcedStyle } : {}),
     });
     const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
-    return { status: 200, body: toRestListBody(listQuery, data.users, (user) => toUserListItem(user, version)) };
+    return {
+      status: 200,
+      body: toRestListBody(listQuery, data.users, (user) => toUserListItem(user, version)),
+    };
   },
 });
