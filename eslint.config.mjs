@@ -3,10 +3,33 @@ import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/** Who may depend on whom (STYLE.md): type:* layers and scope:* per app. */
+const depConstraints = [
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:service', 'type:testing'],
+  },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+  { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:rest'] },
+  { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
+  { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
+  { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
+  { sourceTag: 'scope:posts', onlyDependOnLibsWithTags: ['scope:shared', 'scope:posts'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] },
+];
+
 const testFiles = ['**/*.spec.ts', '**/*.test.ts', '**/*.e2e.ts', '**/*.bench.ts', '**/test/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', '.nx/**', '**/__generated__/**'] },
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', '.nx/**', '**/__generated__/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,22 +49,7 @@ export default tseslint.config(
         {
           enforceBuildableLibDependency: false,
           allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:service', 'type:testing'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
-            { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:rest'] },
-            { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
-            { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
-            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
-            { sourceTag: 'scope:posts', onlyDependOnLibsWithTags: ['scope:shared', 'scope:posts'] },
-            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] },
-          ],
+          depConstraints,
         },
       ],
     },
@@ -55,22 +63,7 @@ export default tseslint.config(
         {
           enforceBuildableLibDependency: false,
           allow: ['@platform/testing'],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:service', 'type:testing'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
-            { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:rest'] },
-            { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
-            { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
-            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
-            { sourceTag: 'scope:posts', onlyDependOnLibsWithTags: ['scope:shared', 'scope:posts'] },
-            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] }
-          ],
+          depConstraints,
         },
       ],
     },
@@ -80,7 +73,10 @@ export default tseslint.config(
     files: ['apps/**/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: [...testFiles, 'libs/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '@platform/testing', message: 'Production code never imports the test kit.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@platform/testing', message: 'Production code never imports the test kit.' }] },
+      ],
     },
   },
   {
@@ -105,13 +101,23 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "ImportDeclaration[source.value='@apollo/gateway']", message: '@apollo/gateway belongs to the gateway app only.' },
+        {
+          selector: "ImportDeclaration[source.value='@apollo/gateway']",
+          message: '@apollo/gateway belongs to the gateway app only.',
+        },
       ],
     },
   },
   {
     // environment.ts is the one place per service that reads process.env; the config lib and the test kit too.
-    files: ['**/environment.ts', 'libs/config/**/*.ts', 'libs/testing/**/*.ts', ...testFiles, 'tools/**', 'bench/**'],
+    files: [
+      '**/environment.ts',
+      'libs/config/**/*.ts',
+      'libs/testing/**/*.ts',
+      ...testFiles,
+      'tools/**',
+      'bench/**',
+    ],
     rules: { 'no-process-env': 'off' },
   },
   {
