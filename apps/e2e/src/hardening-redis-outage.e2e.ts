@@ -9,37 +9,24 @@ import { ALL_SCOPES, signAccessToken } from '@platform/auth';
 import {
   freePort,
   makeTempDir,
-  startApp,
+  startExtraApp,
   startRedis,
   testStack,
-  waitForHttpOk,
   type ManagedProcess,
   type RunningInfra,
 } from '@platform/testing';
 
 const stack = testStack();
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-const tokenFor = (sub: string) => signAccessToken({ sub, uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' }, stack.jwtSecret, 600);
+const tokenFor = (sub: string) =>
+  signAccessToken(
+    { sub, uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
+    stack.jwtSecret,
+    600,
+  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startRest(env: Record<string, string>, logDir: string): Promise<{ url: string; process: ManagedProcess }> {
-  const port = await freePort();
-  const process = startApp('rest', {
-    rootDir: stack.rootDir,
-    logDir,
-    env: {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      JWT_SECRET: stack.jwtSecret,
-      GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
-      ...env,
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttpOk(`${url}/readyz`, 30_000, () => process.child.exitCode === null);
-  return { url, process };
-}
+const startRest = (env: Record<string, string>, logDir: string) => startExtraApp('rest', env, logDir);
 
 interface Sample {
   status: number;
@@ -50,7 +37,10 @@ interface Sample {
 async function timed(url: string, token: string, startedAt: number): Promise<Sample> {
   const began = performance.now();
   try {
-    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5_000),
+    });
     await response.arrayBuffer();
     return { status: response.status, ms: performance.now() - began, at: began - startedAt };
   } catch {
@@ -69,7 +59,10 @@ describe('rate limits while Redis fails', () => {
   beforeAll(async () => {
     redisPort = await freePort();
     redis = await startRedis({ dataDir: join(dir.path, 'redis'), port: redisPort });
-    rest = await startRest({ REDIS_URL: redis.url, RATE_LIMIT_POINTS: String(POINTS), RATE_LIMIT_WINDOW: '60' }, dir.path);
+    rest = await startRest(
+      { REDIS_URL: redis.url, RATE_LIMIT_POINTS: String(POINTS), RATE_LIMIT_WINDOW: '60' },
+      dir.path,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -119,7 +112,9 @@ describe('rate limits while Redis fails', () => {
       }
       expect(stored).toBe(1);
       const token = tokenFor(sub);
-      const burst = await Promise.all(Array.from({ length: 12 }, () => timed(`${rest.url}/no-such-resource`, token, startedAt)));
+      const burst = await Promise.all(
+        Array.from({ length: 12 }, () => timed(`${rest.url}/no-such-resource`, token, startedAt)),
+      );
       expect(burst.every((s) => s.status === 404)).toBe(true);
       expect(await probe.get(`rl:rest:u:${sub}`)).toBe('12');
     } finally {
@@ -134,7 +129,10 @@ describe('rate limits with RATE_LIMIT_FAIL_MODE=closed and Redis unreachable', (
 
   beforeAll(async () => {
     const nothingListens = await freePort();
-    rest = await startRest({ REDIS_URL: `redis://127.0.0.1:${nothingListens}`, RATE_LIMIT_FAIL_MODE: 'closed' }, dir.path);
+    rest = await startRest(
+      { REDIS_URL: `redis://127.0.0.1:${nothingListens}`, RATE_LIMIT_FAIL_MODE: 'closed' },
+      dir.path,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -143,7 +141,11 @@ describe('rate limits with RATE_LIMIT_FAIL_MODE=closed and Redis unreachable', (
   }, 30_000);
 
   it('when a limited request arrives, then it is refused at once with 503 and Retry-After; health and docs still answer', async () => {
-    const sample = await timed(`${rest.url}/users/?limit=1`, tokenFor(`closed-${unique()}`), performance.now());
+    const sample = await timed(
+      `${rest.url}/users/?limit=1`,
+      tokenFor(`closed-${unique()}`),
+      performance.now(),
+    );
     expect(sample.status).toBe(503);
     expect(sample.ms).toBeLessThan(1_000);
     const response = await fetch(`${rest.url}/users/?limit=1`);

@@ -2,50 +2,21 @@
 import { join } from 'node:path';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
 import {
-  freePort,
   makeTempDir,
-  startApp,
+  startExtraApp,
   startRedis,
   testStack,
-  waitForHttpOk,
-  type ManagedProcess,
+  type ExtraApp,
   type RunningInfra,
 } from '@platform/testing';
 
 export const unique = (): string => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-export interface RestProcess {
-  url: string;
-  port: number;
-  process: ManagedProcess;
-}
+export type RestProcess = ExtraApp;
 
-/** A rest process pointing at the shared gateway, with its own rate-limit settings. */
-export async function startRest(env: Record<string, string>, logDir: string): Promise<RestProcess> {
-  const stack = testStack();
-  const port = await freePort();
-  const process = startApp('rest', {
-    rootDir: stack.rootDir,
-    logDir,
-    env: {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      JWT_SECRET: stack.jwtSecret,
-      GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
-      APOLLO_TELEMETRY_DISABLED: 'true',
-      TRUST_PROXY: 'true',
-      ...env,
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttpOk(
-    `${url}/readyz`,
-    30_000,
-    () => process.child.exitCode === null && process.child.signalCode === null,
-  );
-  return { url, port, process };
-}
+/** A rest process pointing at the shared gateway, with its own rate-limit settings (behind a trusted proxy). */
+export const startRest = (env: Record<string, string>, logDir: string): Promise<RestProcess> =>
+  startExtraApp('rest', { TRUST_PROXY: 'true', ...env }, logDir);
 
 export async function startOwnRedis(dir: string, port?: number): Promise<RunningInfra> {
   return startRedis({ dataDir: join(dir, `redis-${unique()}`), ...(port ? { port } : {}) });

@@ -1,0 +1,45 @@
+/** Another facade beside the shared test stack: its own port and settings, the shared gateway behind it. */
+import { startApp, type AppName } from './system';
+import type { ManagedProcess } from './managed-process';
+import { freePort, waitForHttpOk } from './ports';
+import { testStack } from './test-stack';
+
+export interface ExtraApp {
+  url: string;
+  port: number;
+  process: ManagedProcess;
+}
+
+/**
+ * Starts one more process of `name` from dist/ against the shared stack (its JWT secret, FerretDB and, for rest,
+ * its gateway) with `env` on top, and waits until /readyz answers. The caller stops it.
+ */
+export async function startExtraApp(
+  name: AppName,
+  env: Record<string, string>,
+  logDir: string,
+): Promise<ExtraApp> {
+  const stack = testStack();
+  const port = await freePort();
+  const process = startApp(name, {
+    rootDir: stack.rootDir,
+    logDir,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: stack.jwtSecret,
+      MONGO_URL: stack.mongoUrl,
+      GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
+      APOLLO_TELEMETRY_DISABLED: 'true',
+      ...env,
+      PORT: String(port),
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttpOk(
+    `${url}/readyz`,
+    30_000,
+    () => process.child.exitCode === null && process.child.signalCode === null,
+  );
+  return { url, port, process };
+}
