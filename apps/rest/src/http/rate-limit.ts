@@ -3,20 +3,18 @@
  * RateLimit headers on every response, and login throttling per IP + username on the token endpoints.
  * Over budget is an AppError('RATE_LIMITED') with Retry-After, rendered by the one error handler.
  */
-import { createHmac } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
-import type { RestEnvironment } from '../environment';
 import {
+  createIdentityResolver,
   createLimiterBackend,
-  type Limiter,
-  type LimiterBackend,
+  rateLimitHeaders,
+  retryAfterSeconds,
   type LimitOutcome,
-} from './rate-limit-store';
-import { AccessTokenVerifier } from '@platform/auth';
-import { ipIdentity, rateLimitIdentity } from './rate-limit-identity';
+} from '@platform/rate-limit';
+import type { RestEnvironment } from '../environment';
+import { apiKeyFrom } from './credentials';
 
 export interface RateLimiting {
   /** The general budget; mount after the exempt routes (docs, openapi) and before the body parsers. */
@@ -42,11 +40,12 @@ type RateLimitSettings = Pick<
 
 /** `/token` and `/auth/token`, also under a version prefix. */
 const LOGIN_PATH = /^(?:\/v\d+)?\/(?:auth\/)?token\/?$/;
-/** Failed API-key attempts per IP and window before that IP's API-key requests spend the IP's budget instead. */
-const BAD_API_KEYS_PER_WINDOW = 20;
+
+/** The client address as express sees it under TRUST_PROXY. */
+const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 export function createRateLimiting(env: RateLimitSettings, logger: Logger): RateLimiting {
-  const backend: LimiterBackend = createLimiterBackend({
+  const backend = createLimiterBackend({
     redisUrl: env.REDIS_URL,
     failMode: env.RATE_LIMIT_FAIL_MODE,
     commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
@@ -63,29 +62,16 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
     durationSeconds: env.RATE_LIMIT_WINDOW,
     blockDurationSeconds: env.LOGIN_RATE_LIMIT_BLOCK_SECONDS,
   });
-  const tokens = new AccessTokenVerifier(env.jwtSecret);
-  // API keys are not verified here (that takes a network hop), so a client could invent a fresh key per request to
-  // get a fresh bucket; once an IP has sent many rejected keys, its API-key requests spend the IP's budget instead.
-  const badApiKeys = new RateLimiterMemory({
-    points: BAD_API_KEYS_PER_WINDOW,
-    duration: env.RATE_LIMIT_WINDOW,
-  });
+  const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
 
   const generalHandler: RequestHandler = (req, res, next) => {
     void (async () => {
-      let identity = rateLimitIdentity(req, tokens);
-      if (identity.startsWith('k:')) {
-        const ip = ipIdentity(req);
-        const bad = await badApiKeys.get(ip);
-        if (bad && bad.consumedPoints >= BAD_API_KEYS_PER_WINDOW) identity = ip;
-        else
-          res.once(
-            'finish',
-            () => void (res.statusCode === 401 ? badApiKeys.consume(ip).catch(() => undefined) : undefined),
-          );
-      }
+      const identity = await identities.identityOf(
+        { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: clientIp(req) },
+        res,
+      );
       const outcome = await general.consume(identity);
-      setRateLimitHeaders(res, outcome, general);
+      res.set(rateLimitHeaders(outcome, general));
       if (!outcome.allowed) throw rateLimited(outcome);
     })().then(() => next(), next);
   };
@@ -99,7 +85,7 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
     const username =
       typeof body['username'] === 'string' ? body['username'].trim().toLowerCase().slice(0, 256) : '';
     login
-      .consume(`${ipIdentity(req)}|${username}`)
+      .consume(`ip:${clientIp(req)}|${username}`)
       .then(
         (outcome) =>
           next(
@@ -117,28 +103,5 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
   };
 }
 
-/** X-RateLimit-* (the spec's names, reset in seconds) and the IETF draft's RateLimit-Policy / RateLimit fields. */
-export function setRateLimitHeaders(res: Response, outcome: LimitOutcome, limiter: Limiter): void {
-  res.setHeader('x-ratelimit-limit', String(outcome.limit));
-  res.setHeader('x-ratelimit-remaining', String(outcome.remaining));
-  res.setHeader('x-ratelimit-reset', String(outcome.resetSeconds));
-  res.setHeader('ratelimit-policy', `"default";q=${limiter.points};w=${limiter.durationSeconds}`);
-  res.setHeader('ratelimit', `"default";r=${outcome.remaining};t=${outcome.resetSeconds}`);
-}
-
 const rateLimited = (outcome: LimitOutcome, message = 'Too many requests; try again later') =>
-  new AppError('RATE_LIMITED', message, {
-    headers: { 'retry-after': String(Math.max(1, outcome.resetSeconds)) },
-  });
-
-/**
- * The facade already spent the caller's budget here, so the gateway must not count its calls again (nor lump every
- * anonymous REST client into the facade's one IP). It proves itself with an HMAC derived from the shared JWT secret;
- * the gateway derives the same value (apps/gateway/src/gateway-rate-limit.ts). The value grants nothing but exemption.
- */
-export const FACADE_PROOF_HEADER = 'x-facade-proof';
-export const facadeProofHeaders = (jwtSecret: string): Record<string, string> => ({
-  [FACADE_PROOF_HEADER]: createHmac('sha256', jwtSecret)
-    .update('platform/rate-limit-exemption/rest-facade')
-    .digest('base64url'),
-});
+  new AppError('RATE_LIMITED', message, { headers: { 'retry-after': retryAfterSeconds(outcome) } });

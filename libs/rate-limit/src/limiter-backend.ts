@@ -1,6 +1,7 @@
 /**
- * Where rate-limit counters live: Redis (shared by every facade instance) through rate-limiter-flexible, with an
- * in-process insurance limiter that takes over at once while Redis is unreachable; without REDIS_URL, in-process only.
+ * Where rate-limit counters live: Redis (shared by every instance of the facade and of the gateway) through
+ * rate-limiter-flexible, with an in-process insurance limiter that takes over at once while Redis is unreachable;
+ * without REDIS_URL, in-process only.
  */
 import { Redis } from 'ioredis';
 import {
