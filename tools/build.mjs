@@ -1,11 +1,12 @@
 // Builds every app into dist/ (esbuild; node_modules stay external) and composes the supergraph from the
 // subgraph schemas with @apollo/composition. A composition error fails the build, and so CI.
 import { build, stop as stopEsbuild } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
+import sdl from './graphql-sdl.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS = ['users', 'items', 'auth', 'posts', 'gateway', 'rest'];
@@ -15,7 +16,7 @@ export function composeSupergraph() {
   const result = composeServices(
     SUBGRAPHS.map((name) => ({
       name,
-      typeDefs: parse(readFileSync(join(root, 'apps', name, 'src', 'schema.graphql'), 'utf8')),
+      typeDefs: parse(sdl.loadSdl(join(root, 'apps', name, 'src', 'schema.graphql'))),
       url: `http://${name}.invalid/graphql`,
     })),
   );
@@ -43,7 +44,15 @@ export async function buildAll() {
     format: 'cjs',
     packages: 'external',
     sourcemap: 'linked',
-    loader: { '.graphql': 'text', '.md': 'text' },
+    loader: { '.md': 'text' },
+    plugins: [
+      {
+        name: 'graphql-sdl',
+        setup(plugin) {
+          plugin.onLoad({ filter: /\.graphql$/ }, (args) => ({ contents: sdl.loadSdl(args.path), loader: 'text' }));
+        },
+      },
+    ],
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warning',
   });
