@@ -21,7 +21,9 @@ export function composeSupergraph() {
     })),
   );
   if (result.errors) {
-    throw new Error(`supergraph composition failed:\n${result.errors.map((e) => `  - ${e.message}`).join('\n')}`);
+    throw new Error(
+      `supergraph composition failed:\n${result.errors.map((e) => `  - ${e.message}`).join('\n')}`,
+    );
   }
   return result.supergraphSdl;
 }
@@ -49,7 +51,10 @@ export async function buildAll() {
       {
         name: 'graphql-sdl',
         setup(plugin) {
-          plugin.onLoad({ filter: /\.graphql$/ }, (args) => ({ contents: sdl.loadSdl(args.path), loader: 'text' }));
+          plugin.onLoad({ filter: /\.graphql$/ }, (args) => ({
+            contents: sdl.loadSdl(args.path),
+            loader: 'text',
+          }));
         },
       },
     ],

@@ -10,6 +10,8 @@ module.exports = {
   getCacheKey: (source, filename) =>
     createHash('sha256').update(filename).update('\0').update(textOf(source, filename)).digest('hex'),
   process(source, filename) {
-    return { code: `module.exports = { __esModule: true, default: ${JSON.stringify(textOf(source, filename))} };` };
+    return {
+      code: `module.exports = { __esModule: true, default: ${JSON.stringify(textOf(source, filename))} };`,
+    };
   },
 };
