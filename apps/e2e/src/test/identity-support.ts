@@ -68,7 +68,10 @@ export async function logLinesContaining(secrets: readonly string[]): Promise<st
   const hits: string[] = [];
   for (const file of LOG_FILES) {
     if (!present.has(file)) throw new Error(`log file ${file} is missing in ${dir}`);
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+    const content = readFileSync(join(dir, file), 'utf8');
+    // An empty log would make the scan pass vacuously: every process logs one line per request it served.
+    if (!content.includes('"msg":"request completed"')) throw new Error(`log file ${file} has no request lines`);
+    for (const line of content.split('\n')) {
       if (secrets.some((secret) => line.includes(secret))) hits.push(`${file}: ${line.slice(0, 300)}`);
     }
   }
