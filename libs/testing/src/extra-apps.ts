@@ -36,10 +36,15 @@ export async function startExtraApp(
     },
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttpOk(
-    `${url}/readyz`,
-    30_000,
-    () => process.child.exitCode === null && process.child.signalCode === null,
-  );
+  try {
+    await waitForHttpOk(
+      `${url}/readyz`,
+      30_000,
+      () => process.child.exitCode === null && process.child.signalCode === null,
+    );
+  } catch (error) {
+    await process.stop('SIGKILL');
+    throw error;
+  }
   return { url, port, process };
 }

@@ -1,55 +1,33 @@
 /** Shared steps of the identity e2e tests: unique accounts, logins, token decoding and the log scan. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { http, testStack } from '@platform/testing';
+import { testStack } from '@platform/testing';
+import { ADMIN, issueTokens, registerAccount, type Account, type Tokens } from './accounts';
 
 export const stack = testStack();
 export const rest = (path: string) => `${stack.restUrl}${path}`;
 export const graphqlUrl = `${stack.gatewayUrl}/graphql`;
 
-export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
-export const ADMIN = { username: 'admin', password: 'admin-password-1' };
-
-export interface Account {
-  id: number;
-  username: string;
-  email: string;
-  password: string;
-}
+export { ADMIN, unique, type Account, type Tokens } from './accounts';
 
 /** Registers a fresh member; every password is unique so that the log scan can look for it. */
-export async function register(prefix = 'idt'): Promise<Account> {
-  const username = `${prefix}${unique()}`;
-  const account = { username, email: `${username}@example.com`, password: `pw-${unique()}-9` };
-  const response = await http.post(rest('/users/'), {
-    json: { username: account.username, email: account.email, password: account.password },
-  });
-  if (response.status !== 201) throw new Error(`registration failed: ${response.status} ${response.text}`);
-  return { ...account, id: response.body.id as number };
-}
-
-export interface Tokens {
-  access_token: string;
-  refresh_token: string;
-  token_type: string;
-  expires_in: number;
-  scope: string;
-}
+export const register = (prefix = 'idt'): Promise<Account> => registerAccount(stack.restUrl, prefix);
 
 /** Every refresh token the tests obtained through login(), for the log scan. */
 export const issuedRefreshTokens: string[] = [];
 
 export async function login(username: string, password: string, scope?: string): Promise<Tokens> {
-  const response = await http.post(rest('/token'), { form: { username, password, ...(scope ? { scope } : {}) } });
-  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
-  issuedRefreshTokens.push((response.body as Tokens).refresh_token);
-  return response.body as Tokens;
+  const tokens = await issueTokens(stack.restUrl, username, password, scope);
+  issuedRefreshTokens.push(tokens.refresh_token);
+  return tokens;
 }
 
 export const adminToken = async () => (await login(ADMIN.username, ADMIN.password)).access_token;
 
-export function decodeJwt(token: string): { header: Record<string, unknown>; claims: Record<string, unknown> } {
+export function decodeJwt(token: string): {
+  header: Record<string, unknown>;
+  claims: Record<string, unknown>;
+} {
   const [header, claims] = token.split('.');
   return {
     header: JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')) as Record<string, unknown>,
@@ -70,7 +48,8 @@ export async function logLinesContaining(secrets: readonly string[]): Promise<st
     if (!present.has(file)) throw new Error(`log file ${file} is missing in ${dir}`);
     const content = readFileSync(join(dir, file), 'utf8');
     // An empty log would make the scan pass vacuously: every process logs one line per request it served.
-    if (!content.includes('"msg":"request completed"')) throw new Error(`log file ${file} has no request lines`);
+    if (!content.includes('"msg":"request completed"'))
+      throw new Error(`log file ${file} has no request lines`);
     for (const line of content.split('\n')) {
       if (secrets.some((secret) => line.includes(secret))) hits.push(`${file}: ${line.slice(0, 300)}`);
     }

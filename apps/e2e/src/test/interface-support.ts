@@ -3,18 +3,11 @@
  * another gateway, or a low rate limit, beside the shared stack; each in its own log dir, stopped by the caller.
  */
 import { join } from 'node:path';
-import {
-  freePort,
-  http,
-  makeTempDir,
-  startApp,
-  testStack,
-  waitForHttpOk,
-  type ManagedProcess,
-} from '@platform/testing';
+import { freePort, makeTempDir, startExtraApp, testStack, type ManagedProcess } from '@platform/testing';
+import { issueTokens, registerAccount, type Account } from './accounts';
 
 export const stack = testStack();
-export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+export { ADMIN, unique } from './accounts';
 
 export interface ExtraProcess {
   url: string;
@@ -40,13 +33,7 @@ function baseEnv(logDir: string): Record<string, string> {
 
 async function start(name: 'rest' | 'gateway', env: Record<string, string>): Promise<ExtraProcess> {
   const dir = makeTempDir(`interface-${name}-`);
-  const port = await freePort();
-  const process = startApp(name, {
-    rootDir: stack.rootDir,
-    env: { ...baseEnv(dir.path), ...env, PORT: String(port) },
-    logDir: dir.path,
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const { url, process } = await startExtraApp(name, { ...baseEnv(dir.path), ...env }, dir.path);
   const extra: ExtraProcess = {
     url,
     process,
@@ -56,11 +43,6 @@ async function start(name: 'rest' | 'gateway', env: Record<string, string>): Pro
     },
   };
   started.push(extra);
-  await waitForHttpOk(
-    `${url}/healthz`,
-    30_000,
-    () => process.child.exitCode === null && process.child.signalCode === null,
-  );
   return extra;
 }
 
@@ -92,28 +74,12 @@ export async function stopAll(): Promise<void> {
 /** A URL on which nothing listens (a port taken and released). */
 export const closedUrl = async (path = '/graphql') => `http://127.0.0.1:${await freePort()}${path}`;
 
-export const ADMIN = { username: 'admin', password: 'admin-password-1' };
-
-export async function loginToken(
+export const loginToken = async (
   restUrl: string,
   username: string,
   password: string,
   scope?: string,
-): Promise<string> {
-  const response = await http.post(`${restUrl}/token`, {
-    form: { username, password, ...(scope ? { scope } : {}) },
-  });
-  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
-  return response.body.access_token as string;
-}
+): Promise<string> => (await issueTokens(restUrl, username, password, scope)).access_token;
 
-export async function registerUser(
-  restUrl: string,
-  prefix = 'ifc',
-): Promise<{ id: number; username: string; email: string; password: string }> {
-  const username = `${prefix}${unique()}`;
-  const account = { username, email: `${username}@example.com`, password: `pw-${unique()}-9` };
-  const response = await http.post(`${restUrl}/users/`, { json: account });
-  if (response.status !== 201) throw new Error(`registration failed: ${response.status} ${response.text}`);
-  return { ...account, id: response.body.id as number };
-}
+export const registerUser = (restUrl: string, prefix = 'ifc'): Promise<Account> =>
+  registerAccount(restUrl, prefix);
