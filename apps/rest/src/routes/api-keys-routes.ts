@@ -5,7 +5,11 @@ import { defineRoute } from '../http/route';
 import { CreateApiKey, ListApiKeys, RevokeApiKey, type ApiKeyNode } from '../operations/api-keys-operations';
 
 const ApiKeyIdParams = z.object({
-  key_id: z.coerce.number().int('must be an integer').min(1, 'must be >= 1').describe('API key id, an integer >= 1'),
+  key_id: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be >= 1')
+    .describe('API key id, an integer >= 1'),
 });
 
 const toApiKeyPublic = (key: ApiKeyNode) => ({
@@ -29,13 +33,26 @@ export const apiKeysRoutes = [
     tags: ['api-keys'],
     security: 'bearer',
     body: ApiKeyCreate,
-    responses: { 201: { description: 'The created key, with the secret', schema: ApiKeyCreated }, 409: { description: 'Too many keys' } },
+    responses: {
+      201: { description: 'The created key, with the secret', schema: ApiKeyCreated },
+      409: { description: 'Too many keys' },
+    },
     handler: async ({ body, gateway, credentials }) => {
-      const data = await gateway.execute(CreateApiKey, { input: { name: body.name, scopes: body.scopes } }, credentials);
+      const data = await gateway.execute(
+        CreateApiKey,
+        { input: { name: body.name, scopes: body.scopes } },
+        credentials,
+      );
       const created = data.createApiKey;
       return {
         status: 201,
-        body: { id: Number(created.id), name: created.name, scopes: created.scopes, key: created.key, created_at: created.createdAt },
+        body: {
+          id: Number(created.id),
+          name: created.name,
+          scopes: created.scopes,
+          key: created.key,
+          created_at: created.createdAt,
+        },
         headers: { 'cache-control': 'no-store' },
       };
     },
@@ -59,7 +76,8 @@ export const apiKeysRoutes = [
     path: '/api-keys/:key_id',
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
-    description: "Another user's key is reported as not found. The gateway may accept a revoked key for a few more seconds (its verification cache).",
+    description:
+      "Another user's key is reported as not found. The gateway may accept a revoked key for a few more seconds (its verification cache).",
     tags: ['api-keys'],
     security: 'bearer',
     params: ApiKeyIdParams,

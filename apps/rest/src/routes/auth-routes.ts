@@ -71,7 +71,8 @@ export const authRoutes = [
     path: '/auth/logout',
     operationId: 'logout',
     summary: 'Log out: revoke a refresh token and its whole login',
-    description: 'Idempotent: an unknown or already revoked token is accepted too. Access tokens expire on their own (ACCESS_TOKEN_TTL).',
+    description:
+      'Idempotent: an unknown or already revoked token is accepted too. Access tokens expire on their own (ACCESS_TOKEN_TTL).',
     tags: ['auth'],
     security: 'public',
     body: RefreshTokenRequest,

@@ -8,4 +8,12 @@ import { postsRoutes } from './posts-routes';
 import { commentsRoutes } from './comments-routes';
 import { articlesRoutes } from './articles-routes';
 
-export const allRoutes: readonly RouteDefinition[] = [...usersRoutes, ...authRoutes, ...apiKeysRoutes, ...itemsRoutes, ...postsRoutes, ...commentsRoutes, ...articlesRoutes];
+export const allRoutes: readonly RouteDefinition[] = [
+  ...usersRoutes,
+  ...authRoutes,
+  ...apiKeysRoutes,
+  ...itemsRoutes,
+  ...postsRoutes,
+  ...commentsRoutes,
+  ...articlesRoutes,
+];

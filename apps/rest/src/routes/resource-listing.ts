@@ -1,4 +1,4 @@
-/** What the items, posts, comments and articles list routes share: parameters, cursor secret, body shapes. */
+/** What every list route (users, items, posts, comments, articles) shares: parameters, cursor secret, body shapes. */
 import { z } from 'zod';
 import {
   cursorEnvelopeSchema,
@@ -24,10 +24,17 @@ const cursorSecretOf = (jwtSecret: string): Buffer => {
   return secret;
 };
 
-export const listQueryOf = (query: unknown, spec: ListingSpec, env: RestEnvironment): ListQuery =>
+/** Parses a list route's query string; `forcedStyle` pins one pagination style (USERS_LIST_STYLE). */
+export const listQueryOf = (
+  query: unknown,
+  spec: ListingSpec,
+  env: RestEnvironment,
+  forcedStyle?: 'offset' | 'page',
+): ListQuery =>
   parseRestListQuery(query as Record<string, unknown>, spec, {
     reserved: RESERVED,
     cursorSecret: cursorSecretOf(env.jwtSecret),
+    ...(forcedStyle ? { forcedStyle } : {}),
   });
 
 export const listParameters = (spec: ListingSpec) => listingQuerySchema(spec);

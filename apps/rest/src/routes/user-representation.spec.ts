@@ -1,6 +1,13 @@
 import { toUserListItem, toUserPublic } from './user-representation';
 
-const node = { id: '7', username: 'alice', email: 'alice@example.com', fullName: null, isActive: true, role: 'member' };
+const node = {
+  id: '7',
+  username: 'alice',
+  email: 'alice@example.com',
+  fullName: null,
+  isActive: true,
+  role: 'member',
+};
 
 describe('user representation', () => {
   it('when no version is asked for, then the full User in snake_case with an integer id', () => {

@@ -7,10 +7,8 @@ import { UserPublic, UserV1, UserV2 } from '@platform/contracts';
 import {
   LISTINGS,
   cursorEnvelopeSchema,
-  deriveCursorSecret,
   listingQuerySchema,
   pageEnvelopeSchema,
-  parseRestListQuery,
   toConnectionVariables,
   toRestListBody,
 } from '@platform/listing';
@@ -18,22 +16,10 @@ import { defineRoute } from '../http/route';
 import type { RestEnvironment } from '../environment';
 import { ListUsers } from '../operations/users-operations';
 import { toUserListItem } from './user-representation';
-
-/** Parameters the route accepts besides listing ones: the version selector and an API key in the query. */
-const RESERVED = ['version', 'api_key'];
+import { listQueryOf } from './resource-listing';
 
 const forcedStyleOf = (env: RestEnvironment) =>
   env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
-
-const secrets = new Map<string, Buffer>();
-const cursorSecretOf = (jwtSecret: string): Buffer => {
-  let secret = secrets.get(jwtSecret);
-  if (!secret) {
-    secret = deriveCursorSecret(jwtSecret);
-    secrets.set(jwtSecret, secret);
-  }
-  return secret;
-};
 
 const listed = z.union([UserPublic, UserV2, UserV1]);
 
@@ -59,13 +45,7 @@ export const listUsersRoute = defineRoute({
     },
   },
   handler: async ({ query, gateway, credentials, env, version }) => {
-    const cursorSecret = cursorSecretOf(env.jwtSecret);
-    const forcedStyle = forcedStyleOf(env);
-    const listQuery = parseRestListQuery(query as Record<string, unknown>, LISTINGS.users, {
-      reserved: RESERVED,
-      cursorSecret,
-      ...(forcedStyle ? { forcedStyle } : {}),
-    });
+    const listQuery = listQueryOf(query, LISTINGS.users, env, forcedStyleOf(env));
     const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
     return {
       status: 200,

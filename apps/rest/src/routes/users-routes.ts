@@ -4,7 +4,13 @@
  * enforce scopes (users:read, users:write) and ownership (self or admin).
  */
 import { z } from 'zod';
-import { ResetPassword as ResetPasswordBody, UserCreate, UserPublic, UserReplace, UserUpdate } from '@platform/contracts';
+import {
+  ResetPassword as ResetPasswordBody,
+  UserCreate,
+  UserPublic,
+  UserReplace,
+  UserUpdate,
+} from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { defineRoute } from '../http/route';
 import {
@@ -22,14 +28,17 @@ import { toUserPublic } from './user-representation';
 import { listUsersRoute } from './users-list-route';
 
 const UserIdParams = z.object({
-  user_id: z.coerce.number().int('must be an integer').min(1, 'must be >= 1').describe('User id, an integer >= 1'),
+  user_id: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be >= 1')
+    .describe('User id, an integer >= 1'),
 });
 
-const booleanQuery = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
-const ownerOrAdmin = 'Needs `users:write`; a member may act only on its own account, an admin on every account.';
+const ownerOrAdmin =
+  'Needs `users:write`; a member may act only on its own account, an admin on every account.';
 
 export const usersRoutes = [
   defineRoute({
@@ -37,11 +46,15 @@ export const usersRoutes = [
     path: '/users/',
     operationId: 'createUser',
     summary: 'Register a user',
-    description: 'Public registration; the new account has the role `member`. The password is never returned.',
+    description:
+      'Public registration; the new account has the role `member`. The password is never returned.',
     tags: ['users'],
     security: 'public',
     body: UserCreate,
-    responses: { 201: { description: 'The created user', schema: UserPublic }, 409: { description: 'Username or e-mail already registered' } },
+    responses: {
+      201: { description: 'The created user', schema: UserPublic },
+      409: { description: 'Username or e-mail already registered' },
+    },
     handler: async ({ body, gateway, credentials }) => {
       const data = await gateway.execute(CreateUser, { input: body }, credentials);
       return { status: 201, body: toUserPublic(data.createUser) };
@@ -57,7 +70,10 @@ export const usersRoutes = [
     tags: ['users'],
     security: 'bearer',
     scope: 'users:read',
-    responses: { 200: { description: 'The user the token was issued to', schema: UserPublic }, 404: { description: 'The account no longer exists' } },
+    responses: {
+      200: { description: 'The user the token was issued to', schema: UserPublic },
+      404: { description: 'The account no longer exists' },
+    },
     handler: async ({ gateway, credentials }) => {
       const data = await gateway.execute(GetMe, {}, credentials);
       if (!data.me) throw notFound('User', 'me');
@@ -92,14 +108,17 @@ export const usersRoutes = [
     method: 'put',
     path: '/users/:user_id',
     operationId: 'replaceUser',
-    summary: 'Replace a user\'s updatable fields',
+    summary: "Replace a user's updatable fields",
     description: `${ownerOrAdmin} \`email\` is required; an omitted \`full_name\` becomes null. Fields other than \`email\` and \`full_name\` (role, is_active, id, password, ...) are rejected with a validation error.`,
     tags: ['users'],
     security: 'bearer',
     scope: 'users:write',
     params: UserIdParams,
     body: UserReplace,
-    responses: { 200: { description: 'The updated user', schema: UserPublic }, 409: { description: 'E-mail already registered' } },
+    responses: {
+      200: { description: 'The updated user', schema: UserPublic },
+      409: { description: 'E-mail already registered' },
+    },
     handler: async ({ params, body, gateway, credentials }) => {
       const input = { email: body.email, fullName: body.full_name ?? null };
       const data = await gateway.execute(ReplaceUser, { id: String(params.user_id), input }, credentials);
@@ -110,14 +129,17 @@ export const usersRoutes = [
     method: 'patch',
     path: '/users/:user_id',
     operationId: 'updateUser',
-    summary: 'Update some of a user\'s fields',
+    summary: "Update some of a user's fields",
     description: `${ownerOrAdmin} Only the given fields change. Fields other than \`email\` and \`full_name\` (role, is_active, id, password, ...) are rejected with a validation error.`,
     tags: ['users'],
     security: 'bearer',
     scope: 'users:write',
     params: UserIdParams,
     body: UserUpdate,
-    responses: { 200: { description: 'The updated user', schema: UserPublic }, 409: { description: 'E-mail already registered' } },
+    responses: {
+      200: { description: 'The updated user', schema: UserPublic },
+      409: { description: 'E-mail already registered' },
+    },
     handler: async ({ params, body, gateway, credentials }) => {
       const input: Record<string, unknown> = {};
       if (body.email !== undefined) input['email'] = body.email;
@@ -147,7 +169,8 @@ export const usersRoutes = [
     path: '/users/:user_id/activate',
     operationId: 'activateUser',
     summary: 'Activate a user',
-    description: 'Sets `is_active` true. Admin only (`users:write`), so a member deactivated by an admin cannot re-activate itself.',
+    description:
+      'Sets `is_active` true. Admin only (`users:write`), so a member deactivated by an admin cannot re-activate itself.',
     tags: ['users'],
     security: 'bearer',
     scope: 'users:write',
@@ -163,7 +186,8 @@ export const usersRoutes = [
     path: '/users/:user_id/deactivate',
     operationId: 'deactivateUser',
     summary: 'Deactivate a user',
-    description: 'Sets `is_active` false: the user can no longer log in or refresh tokens. Admin only (`users:write`).',
+    description:
+      'Sets `is_active` false: the user can no longer log in or refresh tokens. Admin only (`users:write`).',
     tags: ['users'],
     security: 'bearer',
     scope: 'users:write',
@@ -180,7 +204,7 @@ export const usersRoutes = [
     operationId: 'resetUserPassword',
     summary: 'Set a new password',
     description:
-      'Users reset their own password with `current_password`; an admin may reset anyone\'s and omit it. Every refresh token of the user is revoked (needs `users:write`).',
+      "Users reset their own password with `current_password`; an admin may reset anyone's and omit it. Every refresh token of the user is revoked (needs `users:write`).",
     tags: ['users'],
     security: 'bearer',
     scope: 'users:write',
@@ -188,7 +212,10 @@ export const usersRoutes = [
     body: ResetPasswordBody,
     responses: { 200: { description: 'The user whose password was reset', schema: UserPublic } },
     handler: async ({ params, body, gateway, credentials }) => {
-      const input = { newPassword: body.new_password, ...(body.current_password !== undefined ? { currentPassword: body.current_password } : {}) };
+      const input = {
+        newPassword: body.new_password,
+        ...(body.current_password !== undefined ? { currentPassword: body.current_password } : {}),
+      };
       const data = await gateway.execute(ResetPassword, { id: String(params.user_id), input }, credentials);
       return { status: 200, body: toUserPublic(data.resetPassword) };
     },
