@@ -1,0 +1,132 @@
+/**
+ * The API-key exchange of whatever executes supergraph operations (the gateway process, or the REST facade with the
+ * embedded gateway): a request that carries `x-api-key` and no `Authorization` has its key verified once by the auth
+ * subgraph (its internal `_verifyApiKey`, called directly, not through the supergraph), and a short-lived JWT is
+ * forwarded in its place, so the subgraphs only ever verify JWTs. Verdicts are cached briefly by
+ * the key's digest: a revoked key, or one whose owner was deactivated, keeps working for at most `cacheTtlMs`.
+ */
+import { GraphQLError } from 'graphql';
+import { digestSecret, signAccessToken, ROLES, type Role } from '@platform/auth';
+import { AppError } from '@platform/errors';
+
+const VERIFY_API_KEY = 'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { userId username role scopes } }';
+
+interface VerifyApiKeyData {
+  _verifyApiKey: { userId: string | null; username: string; role: string; scopes: string[] } | null;
+}
+
+/** A client of the auth subgraph's own endpoint (InternalGraphQLClient from @platform/service fits). */
+export interface AuthSubgraphClient {
+  request<T>(query: string, variables: Record<string, unknown>, requestId?: string): Promise<T>;
+}
+
+export interface ApiKeyExchangeOptions {
+  auth: AuthSubgraphClient;
+  jwtSecret: string;
+  /** How long a verdict (valid or invalid) is reused: the revocation delay. */
+  cacheTtlMs?: number;
+  /** Bound on cached verdicts; the least recently used goes first. */
+  cacheMaxEntries?: number;
+  /** Lifetime of the forwarded JWT: it only has to outlive one gateway request that started while cached. */
+  tokenTtlSeconds?: number;
+  now?: () => number;
+}
+
+interface Verdict {
+  /** `Bearer <jwt>`, or null for an invalid key. */
+  authorization: string | null;
+  expiresAt: number;
+}
+
+/** Thrown from the gateway's context creation: the whole operation fails with 401, as REST's `Invalid API Key`. */
+export const invalidApiKeyError = () =>
+  new GraphQLError('Invalid API Key', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+
+const MAX_KEY_LENGTH = 512;
+
+export class ApiKeyExchange {
+  private readonly cache = new Map<string, Verdict>();
+  private readonly inFlight = new Map<string, Promise<Verdict>>();
+  private readonly cacheTtlMs: number;
+  private readonly cacheMaxEntries: number;
+  private readonly tokenTtlSeconds: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ApiKeyExchangeOptions) {
+    this.cacheTtlMs = options.cacheTtlMs ?? 10_000;
+    this.cacheMaxEntries = options.cacheMaxEntries ?? 10_000;
+    this.tokenTtlSeconds = options.tokenTtlSeconds ?? 60;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The `Authorization` value to forward for this key; throws the `Invalid API Key` GraphQLError for a bad key. */
+  async authorizationFor(apiKey: string, requestId: string): Promise<string> {
+    if (apiKey === '' || apiKey.length > MAX_KEY_LENGTH) throw invalidApiKeyError();
+    const digest = digestSecret(apiKey);
+    const verdict = this.cached(digest) ?? (await this.verifyOnce(digest, apiKey, requestId));
+    if (verdict.authorization === null) throw invalidApiKeyError();
+    return verdict.authorization;
+  }
+
+  private cached(digest: string): Verdict | undefined {
+    const hit = this.cache.get(digest);
+    if (!hit) return undefined;
+    if (hit.expiresAt <= this.now()) {
+      this.cache.delete(digest);
+      return undefined;
+    }
+    // Refresh its place in the LRU order (a Map iterates in insertion order).
+    this.cache.delete(digest);
+    this.cache.set(digest, hit);
+    return hit;
+  }
+
+  /** Concurrent requests with the same key share one call to auth. */
+  private verifyOnce(digest: string, apiKey: string, requestId: string): Promise<Verdict> {
+    let pending = this.inFlight.get(digest);
+    if (!pending) {
+      pending = this.verify(apiKey, requestId).finally(() => this.inFlight.delete(digest));
+      this.inFlight.set(digest, pending);
+      // Only definite answers are cached; an unreachable auth subgraph rejects and is asked again next time.
+      void pending.then((verdict) => this.remember(digest, verdict)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  private async verify(apiKey: string, requestId: string): Promise<Verdict> {
+    let data: VerifyApiKeyData;
+    try {
+      data = await this.options.auth.request<VerifyApiKeyData>(VERIFY_API_KEY, { key: apiKey }, requestId);
+    } catch (error) {
+      throw asGraphQLError(error);
+    }
+    const principal = data._verifyApiKey;
+    const expiresAt = this.now() + this.cacheTtlMs;
+    if (!principal || !(ROLES as readonly string[]).includes(principal.role)) return { authorization: null, expiresAt };
+    const uid = principal.userId === null ? null : Number(principal.userId);
+    const token = signAccessToken(
+      { sub: principal.username, uid, role: principal.role as Role, scopes: principal.scopes, kind: 'api-key' },
+      this.options.jwtSecret,
+      this.tokenTtlSeconds,
+    );
+    return { authorization: `Bearer ${token}`, expiresAt };
+  }
+
+  private remember(digest: string, verdict: Verdict): void {
+    this.cache.delete(digest);
+    this.cache.set(digest, verdict);
+    while (this.cache.size > this.cacheMaxEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+  }
+}
+
+/** A failed verification (auth down, timeout) keeps its meaning, e.g. 503, instead of turning into a 500. */
+function asGraphQLError(error: unknown): GraphQLError {
+  const appError = error instanceof AppError ? error : new AppError('SERVICE_UNAVAILABLE', 'A dependency is unavailable');
+  const code = appError.code === 'SERVICE_UNAVAILABLE' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
+  const message = code === 'SERVICE_UNAVAILABLE' ? 'Service temporarily unavailable' : 'Internal server error';
+  return new GraphQLError(message, { extensions: { code, http: { status: code === 'SERVICE_UNAVAILABLE' ? 503 : 500 } } });
+}
