@@ -69,6 +69,7 @@ ENV PORT=4000
 EXPOSE 4000
 CMD ["node", "--enable-source-maps", "dist/apps/gateway/main.js"]
 
+# dist/apps/rest holds the supergraph too, for GATEWAY_MODE=embedded.
 FROM runtime AS rest
 COPY --from=build /src/dist/apps/rest ./dist/apps/rest
 ENV PORT=3000

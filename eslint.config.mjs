@@ -15,8 +15,10 @@ const depConstraints = [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
-  { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:rest'] },
+  // The supergraph executor: the gateway process serves it, the facade may embed it (GATEWAY_MODE=embedded).
+  { sourceTag: 'scope:federation', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:federation', 'scope:gateway'] },
+  { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:federation', 'scope:rest'] },
   { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
   { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
   { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
@@ -96,14 +98,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/{users,items,auth,posts,rest}/src/**/*.ts', 'libs/**/*.ts'],
-    ignores: testFiles,
+    files: ['apps/*/src/**/*.ts', 'libs/**/*.ts'],
+    ignores: [...testFiles, 'libs/federation/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "ImportDeclaration[source.value='@apollo/gateway']",
-          message: '@apollo/gateway belongs to the gateway app only.',
+          message: '@apollo/gateway is used through @platform/federation only.',
         },
       ],
     },

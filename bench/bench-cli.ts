@@ -14,9 +14,11 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  appEnvironment,
   freePort,
   makeTempDir,
   startFerretDb,
+  startApp,
   startProcess,
   startRedis,
   startSystem,
@@ -98,7 +100,7 @@ interface RequestSpec {
 
 interface Scenario {
   name: string;
-  target: 'rest' | 'gateway' | 'direct';
+  target: 'rest' | 'rest-embedded' | 'gateway' | 'direct';
   /** The OpenAPI path and method the scenario needs; absent in openapi.json: "skipped: route missing". */
   route?: { path: string; method: 'get' | 'post' };
   expectStatus: number;
@@ -160,11 +162,13 @@ async function main(): Promise<void> {
   const infra: RunningInfra[] = [];
   let system: RunningSystem | undefined;
   let direct: ManagedProcess | undefined;
+  let restEmbedded: ManagedProcess | undefined;
   let stopping = false;
   const cleanup = async () => {
     if (stopping) return;
     stopping = true;
     await direct?.stop('SIGTERM', 5_000);
+    await restEmbedded?.stop('SIGTERM', 5_000);
     await system?.stop();
     await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
     tmp.remove();
@@ -198,6 +202,16 @@ async function main(): Promise<void> {
     });
     const directUrl = `http://127.0.0.1:${directPort}`;
     await waitForHttpOk(`${directUrl}/healthz`, 30_000, () => direct?.child.exitCode === null);
+    // A second facade with GATEWAY_MODE=embedded (the gateway's executor in its own process), beside the default one.
+    const embeddedPort = await freePort();
+    restEmbedded = startApp('rest', {
+      rootDir,
+      env: { ...appEnvironment('rest', system.ports, system.env), PORT: String(embeddedPort), GATEWAY_MODE: 'embedded' },
+      logDir: tmp.path,
+      logName: 'rest-embedded',
+    });
+    const restEmbeddedUrl = `http://127.0.0.1:${embeddedPort}`;
+    await waitForHttpOk(`${restEmbeddedUrl}/readyz`, 60_000, () => restEmbedded?.child.exitCode === null);
     log(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s (rest ${system.urls.rest}, gateway ${system.urls.gateway}/graphql)`);
 
     const pids: Record<string, number | undefined> = {
@@ -205,6 +219,7 @@ async function main(): Promise<void> {
       ferretdb: ferret.process.child.pid,
       redis: redis.process.child.pid,
       direct: direct.child.pid,
+      'rest-embedded': restEmbedded.child.pid,
       'load-generator': process.pid,
     };
 
@@ -218,7 +233,7 @@ async function main(): Promise<void> {
     const token = ((await login.json()) as { access_token: string }).access_token;
     const bearer = { authorization: `Bearer ${token}` };
     if (options.hold) {
-      log(`holding (Ctrl-C stops): direct ${directUrl}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
+      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-embedded ${restEmbeddedUrl}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
       log(`token: ${token}`);
       await new Promise(() => undefined);
     }
@@ -247,6 +262,15 @@ async function main(): Promise<void> {
         next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
         check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
         note: idsNote,
+      },
+      {
+        name: 'rest.users.get.embedded',
+        target: 'rest-embedded',
+        route: { path: '/users/{user_id}', method: 'get' },
+        expectStatus: 200,
+        next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
+        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
+        note: `the same read from a facade with GATEWAY_MODE=embedded (no gateway process on the path); ${idsNote}`,
       },
       {
         name: 'gateway.users.get',
@@ -353,7 +377,7 @@ async function main(): Promise<void> {
       },
     ];
 
-    const baseUrls = { rest: system.urls.rest, gateway: system.urls.gateway, direct: directUrl };
+    const baseUrls = { rest: system.urls.rest, 'rest-embedded': restEmbeddedUrl, gateway: system.urls.gateway, direct: directUrl };
     const results: ScenarioResult[] = [];
     const sample = (): CpuTicks => {
       const out: CpuTicks = {};

@@ -64,8 +64,11 @@ export async function buildAll() {
   // esbuild keeps a service process; end it so `npm start` leaves no child of its own behind.
   await stopEsbuild();
   const supergraph = composeSupergraph();
-  mkdirSync(join(root, 'dist', 'apps', 'gateway'), { recursive: true });
-  writeFileSync(join(root, 'dist', 'apps', 'gateway', 'supergraph.graphql'), supergraph);
+  // Beside the gateway's bundle, and the facade's (which reads it with GATEWAY_MODE=embedded).
+  for (const app of ['gateway', 'rest']) {
+    mkdirSync(join(root, 'dist', 'apps', app), { recursive: true });
+    writeFileSync(join(root, 'dist', 'apps', app, 'supergraph.graphql'), supergraph);
+  }
   process.stdout.write(`built ${APPS.length} apps and the supergraph in ${Date.now() - started} ms\n`);
 }
 

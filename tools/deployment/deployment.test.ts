@@ -50,10 +50,19 @@ const ALLOWED_CALLERS: Record<string, string[]> = {
 };
 
 const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-environment.ts'));
+/**
+ * The supergraph settings: the gateway reads them; the facade only with GATEWAY_MODE=embedded, and the deployments run
+ * it `remote` (through the gateway, as the NetworkPolicies allow), so for rest they are left out.
+ */
+const supergraphVariables = parseEnvironmentSchema(read('libs/config/src/supergraph-environment.ts'));
 const appVariables = Object.fromEntries(
   APP_NAMES.map((app) => [
     app,
-    [...commonVariables, ...parseEnvironmentSchema(read(`apps/${app}/src/environment.ts`))],
+    [
+      ...commonVariables,
+      ...(app === 'gateway' ? supergraphVariables : []),
+      ...parseEnvironmentSchema(read(`apps/${app}/src/environment.ts`)),
+    ],
   ]),
 ) as Record<AppName, EnvironmentVariable[]>;
 

@@ -1,33 +1,21 @@
 /**
- * The federation gateway: serves the supergraph composed at build time (so it boots while a subgraph is down),
- * forwards the caller's credentials and request id to each subgraph, and masks internal errors. Hardening: rate limits,
- * depth / alias / cost limits, no batching, helmet and CORS headers, and a deadline on every subgraph call (an
- * unreachable or slow subgraph becomes a SERVICE_UNAVAILABLE error for the fields that need it).
+ * The federation gateway process: serves the supergraph executor of @platform/federation (credentials and request id
+ * forwarded, a deadline on every subgraph call) over HTTP and masks internal errors. Hardening: rate limits,
+ * depth / alias / cost limits, no batching, helmet and CORS headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  ApolloGateway,
-  RemoteGraphQLDataSource,
-  type GraphQLDataSourceProcessOptions,
-} from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { GraphQLError } from 'graphql';
 import { maskGraphQLError } from '@platform/errors';
+import { createSupergraphGateway, type ApiKeyExchange, type FederationContext } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from '@platform/service';
-import type { ApiKeyExchange } from './api-key-exchange';
 import type { GatewayRateLimiter } from './gateway-rate-limit';
 import { aliasLimitRule, costLimitPlugin, depthLimitRule, type GraphQLLimits } from './graphql-limits';
 import { createHttpHardening } from './http-hardening';
-import { createSubgraphFetcher } from './subgraph-fetcher';
 
-export interface GatewayContext {
-  requestId: string;
-  authorization: string | undefined;
-  apiKey: string | undefined;
-}
+export type GatewayContext = FederationContext;
 
 export interface GatewayAppOptions {
   supergraphSdl: string;
@@ -53,55 +41,8 @@ export interface GatewayApp {
   close(): Promise<void>;
 }
 
-const FORWARDED_HEADERS = ['authorization', 'x-request-id'] as const;
-
-class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    if (!request.http || !('requestId' in context)) return;
-    const ctx = context as GatewayContext;
-    if (ctx.authorization) request.http.headers.set(FORWARDED_HEADERS[0], ctx.authorization);
-    request.http.headers.set(FORWARDED_HEADERS[1], ctx.requestId);
-  }
-
-  /** No answer (refused, reset, timed out) or a proxy's 502/503/504: the subgraph is unavailable, not the query wrong. */
-  override didEncounterError(error: Error): void {
-    const status =
-      error instanceof GraphQLError
-        ? (error.extensions['response'] as { status?: number } | undefined)?.status
-        : undefined;
-    if (error instanceof GraphQLError && !(status === 502 || status === 503 || status === 504)) throw error;
-    this.onUnavailable?.(this.url ?? '', error);
-    throw new GraphQLError('Service temporarily unavailable', {
-      extensions: { code: 'SERVICE_UNAVAILABLE' },
-    });
-  }
-
-  onUnavailable?: (url: string, error: Error) => void;
-}
-
 export async function createGatewayApp(options: GatewayAppOptions): Promise<GatewayApp> {
-  const subgraphs = createSubgraphFetcher(options.subgraphTimeoutMs);
-  const onUnavailable = (url: string, error: Error) =>
-    options.logger.warn(
-      { subgraph: url, reason: error.name === 'TimeoutError' ? 'timeout' : error.message },
-      'subgraph unavailable',
-    );
-  const gateway = new ApolloGateway({
-    supergraphSdl: options.supergraphSdl,
-    buildService: ({ name, url }) => {
-      const target = options.subgraphUrls[name] ?? url;
-      if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      const source = new ForwardingDataSource({ url: target, fetcher: subgraphs.fetcher });
-      source.onUnavailable = onUnavailable;
-      return source;
-    },
-    logger: {
-      debug: () => undefined,
-      info: (message: unknown) => options.logger.info(String(message)),
-      warn: (message: unknown) => options.logger.warn(String(message)),
-      error: (message: unknown) => options.logger.error(String(message)),
-    },
-  });
+  const { gateway, close } = createSupergraphGateway(options);
   const server = new ApolloServer<GatewayContext>({
     gateway,
     formatError: maskGraphQLError,
@@ -152,5 +93,5 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       },
     );
   };
-  return { server, handler, close: () => subgraphs.close() };
+  return { server, handler, close };
 }

@@ -1,16 +1,16 @@
 /** The gateway's settings, parsed once at start. */
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+import {
+  booleanFlag,
+  commonEnvironment,
+  loadEnvironment,
+  port,
+  resolveJwtSecret,
+  supergraphEnvironment,
+} from '@platform/config';
 
-const schema = commonEnvironment.extend({
+const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   PORT: port(4000),
-  USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
-  ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
-  AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
-  POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),
-  /** The supergraph composed at build time (tools/build.mjs); defaults to the file beside the bundle. */
-  SUPERGRAPH_PATH: z.string().optional(),
-  SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   GRAPHQL_INTROSPECTION: booleanFlag(true),
   /** Per operation: deepest field nesting, aliased fields, estimated objects returned (apps/gateway/src/graphql-limits.ts). */
@@ -26,9 +26,6 @@ const schema = commonEnvironment.extend({
   TRUST_PROXY: z.string().default('false'),
   CORS_ORIGINS: z.string().default(''),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-  /** How long a verified API key is reused without asking auth again: also the longest a revoked key keeps working. */
-  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
-  API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
 });
 
 export type GatewayEnvironment = z.infer<typeof schema> & { jwtSecret: string };

@@ -1,12 +1,12 @@
 /** Entry point of the gateway process. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProduction } from '@platform/config';
+import { isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
+import { ApiKeyExchange } from '@platform/federation';
 import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
 import { createGatewayApp } from './app';
-import { ApiKeyExchange } from './api-key-exchange';
 import { createGatewayRateLimiter } from './gateway-rate-limit';
 
 async function main(): Promise<void> {
@@ -28,12 +28,7 @@ async function main(): Promise<void> {
   if (!(await rateLimiter.ready(3_000))) logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
   const app = await createGatewayApp({
     supergraphSdl,
-    subgraphUrls: {
-      users: env.USERS_SUBGRAPH_URL,
-      items: env.ITEMS_SUBGRAPH_URL,
-      auth: env.AUTH_SUBGRAPH_URL,
-      posts: env.POSTS_SUBGRAPH_URL,
-    },
+    subgraphUrls: subgraphUrlsOf(env),
     logger,
     production: isProduction(env),
     introspection: env.GRAPHQL_INTROSPECTION,

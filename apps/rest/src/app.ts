@@ -2,7 +2,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from './environment';
-import type { GatewayClient } from './gateway/gateway-client';
+import type { Gateway } from './gateway/gateway-client';
 import { createRouter } from './http/register-routes';
 import { createErrorHandler, notFoundHandler } from './http/error-handler';
 import { requestId } from './http/request-context';
@@ -18,7 +18,7 @@ import { allRoutes } from './routes';
 export interface RestAppDeps {
   env: RestEnvironment;
   logger: Logger;
-  gateway: GatewayClient;
+  gateway: Gateway;
   /** Rate limits (Redis-backed in main.ts); absent: an in-process limiter. */
   rateLimiting?: RateLimiting;
 }

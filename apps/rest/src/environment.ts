@@ -1,9 +1,23 @@
 /** The REST facade's settings (CONTRACT.md "Configuration"), parsed once at start. */
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+import {
+  booleanFlag,
+  commonEnvironment,
+  loadEnvironment,
+  port,
+  resolveJwtSecret,
+  supergraphEnvironment,
+} from '@platform/config';
 
-const schema = commonEnvironment.extend({
+// The supergraph settings (subgraph URLs, SUPERGRAPH_PATH, SUBGRAPH_TIMEOUT_MS, API_KEY_CACHE_*) are read only with
+// GATEWAY_MODE=embedded.
+const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   PORT: port(3000),
+  /**
+   * `remote`: every operation goes over HTTP to the gateway process at GATEWAY_URL. `embedded`: the facade runs the
+   * same gateway executor in-process and calls the subgraphs itself (one hop fewer; for small deployments).
+   */
+  GATEWAY_MODE: z.enum(['remote', 'embedded']).default('remote'),
   GATEWAY_URL: z.string().url().default('http://127.0.0.1:4000/graphql'),
   GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   ERROR_FORMAT: z.enum(['detail', 'envelope', 'flat']).default('detail'),
@@ -31,5 +45,7 @@ export type RestEnvironment = z.infer<typeof schema> & { jwtSecret: string };
 
 export function loadRestEnvironment(source?: Record<string, string | undefined>): RestEnvironment {
   const env = loadEnvironment(schema, source ? { source, exitOnError: false } : {});
+  // Apollo's gateway reports usage metrics to Apollo's servers unless this is set; nothing here may call out.
+  if (env.GATEWAY_MODE === 'embedded' && !source) process.env['APOLLO_TELEMETRY_DISABLED'] = 'true';
   return { ...env, jwtSecret: resolveJwtSecret(env) };
 }

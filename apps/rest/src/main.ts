@@ -3,18 +3,22 @@ import { createLogger } from '@platform/logging';
 import { runService } from '@platform/service';
 import { loadRestEnvironment } from './environment';
 import { createRestApp } from './app';
-import { GatewayClient } from './gateway/gateway-client';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { subgraphUrlsOf } from '@platform/config';
+import { ApiKeyExchange } from '@platform/federation';
+import type { Logger } from '@platform/logging';
 import { facadeProofHeaders } from '@platform/rate-limit';
+import { InternalGraphQLClient } from '@platform/service';
+import { GatewayClient, type Gateway } from './gateway/gateway-client';
+import { EmbeddedGateway } from './gateway/embedded-gateway';
+import type { RestEnvironment } from './environment';
 import { createRateLimiting } from './http/rate-limit';
 
 async function main(): Promise<void> {
   const env = loadRestEnvironment();
   const logger = createLogger('rest', env.LOG_LEVEL);
-  const gateway = new GatewayClient(
-    env.GATEWAY_URL,
-    env.GATEWAY_TIMEOUT_MS,
-    facadeProofHeaders(env.jwtSecret),
-  );
+  const gateway = await createGateway(env, logger);
   const rateLimiting = createRateLimiting(env, logger);
   // Serve only once the shared limits are reachable (bounded: a Redis outage must not keep the facade down).
   if (!(await rateLimiting.ready(3_000)))
@@ -34,6 +38,34 @@ async function main(): Promise<void> {
       await rateLimiting.close();
     },
   });
+}
+
+/** GATEWAY_MODE: the gateway process over HTTP (remote), or its executor in this process (embedded). */
+async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gateway> {
+  if (env.GATEWAY_MODE === 'remote')
+    return new GatewayClient(env.GATEWAY_URL, env.GATEWAY_TIMEOUT_MS, facadeProofHeaders(env.jwtSecret));
+  // Straight to the auth subgraph for API keys, as the gateway does (its _verifyApiKey is not in the supergraph).
+  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'rest', env.jwtSecret, env.SUBGRAPH_TIMEOUT_MS);
+  const embedded = await EmbeddedGateway.start({
+    supergraphSdl: readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8'),
+    subgraphUrls: subgraphUrlsOf(env),
+    subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+    logger,
+    apiKeys: new ApiKeyExchange({
+      auth: authClient,
+      jwtSecret: env.jwtSecret,
+      cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
+      cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
+    }),
+  });
+  logger.info({ subgraphs: subgraphUrlsOf(env) }, 'gateway embedded: operations run in this process');
+  return {
+    execute: (op, variables, credentials) => embedded.execute(op, variables, credentials),
+    close: async () => {
+      await embedded.close();
+      await authClient.close();
+    },
+  };
 }
 
 main().catch((error: unknown) => {

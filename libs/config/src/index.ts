@@ -9,3 +9,8 @@ export {
   type CommonEnvironment,
 } from './common-environment';
 export { resolveJwtSecret } from './jwt-secret';
+export {
+  supergraphEnvironment,
+  subgraphUrlsOf,
+  type SupergraphEnvironment,
+} from './supergraph-environment';

@@ -9,7 +9,8 @@ import { GraphQLError } from 'graphql';
 import { digestSecret, signAccessToken, ROLES, type Role } from '@platform/auth';
 import { AppError } from '@platform/errors';
 
-const VERIFY_API_KEY = 'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { userId username role scopes } }';
+const VERIFY_API_KEY =
+  'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { userId username role scopes } }';
 
 interface VerifyApiKeyData {
   _verifyApiKey: { userId: string | null; username: string; role: string; scopes: string[] } | null;
@@ -102,10 +103,17 @@ export class ApiKeyExchange {
     }
     const principal = data._verifyApiKey;
     const expiresAt = this.now() + this.cacheTtlMs;
-    if (!principal || !(ROLES as readonly string[]).includes(principal.role)) return { authorization: null, expiresAt };
+    if (!principal || !(ROLES as readonly string[]).includes(principal.role))
+      return { authorization: null, expiresAt };
     const uid = principal.userId === null ? null : Number(principal.userId);
     const token = signAccessToken(
-      { sub: principal.username, uid, role: principal.role as Role, scopes: principal.scopes, kind: 'api-key' },
+      {
+        sub: principal.username,
+        uid,
+        role: principal.role as Role,
+        scopes: principal.scopes,
+        kind: 'api-key',
+      },
       this.options.jwtSecret,
       this.tokenTtlSeconds,
     );
@@ -125,8 +133,12 @@ export class ApiKeyExchange {
 
 /** A failed verification (auth down, timeout) keeps its meaning, e.g. 503, instead of turning into a 500. */
 function asGraphQLError(error: unknown): GraphQLError {
-  const appError = error instanceof AppError ? error : new AppError('SERVICE_UNAVAILABLE', 'A dependency is unavailable');
+  const appError =
+    error instanceof AppError ? error : new AppError('SERVICE_UNAVAILABLE', 'A dependency is unavailable');
   const code = appError.code === 'SERVICE_UNAVAILABLE' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
-  const message = code === 'SERVICE_UNAVAILABLE' ? 'Service temporarily unavailable' : 'Internal server error';
-  return new GraphQLError(message, { extensions: { code, http: { status: code === 'SERVICE_UNAVAILABLE' ? 503 : 500 } } });
+  const message =
+    code === 'SERVICE_UNAVAILABLE' ? 'Service temporarily unavailable' : 'Internal server error';
+  return new GraphQLError(message, {
+    extensions: { code, http: { status: code === 'SERVICE_UNAVAILABLE' ? 503 : 500 } },
+  });
 }

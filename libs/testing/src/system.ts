@@ -57,13 +57,13 @@ export function appEnvironment(name: AppName, ports: Record<AppName, number>, ba
 
 export function startApp(
   name: AppName,
-  options: { rootDir: string; env: Record<string, string>; logDir?: string | undefined },
+  options: { rootDir: string; env: Record<string, string>; logDir?: string | undefined; logName?: string },
 ): ManagedProcess {
   const script = join(options.rootDir, 'dist', 'apps', name, 'main.js');
   return startProcess(name, process.execPath, ['--enable-source-maps', script], {
     cwd: options.rootDir,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
-    logFile: options.logDir ? join(options.logDir, `${name}.log`) : undefined,
+    logFile: options.logDir ? join(options.logDir, `${options.logName ?? name}.log`) : undefined,
   });
 }
 

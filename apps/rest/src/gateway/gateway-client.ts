@@ -1,6 +1,8 @@
 /**
  * The facade's only way to data: fixed GraphQL operation documents (so the gateway's parse and plan caches hit)
- * sent with variables over a keep-alive pool; GraphQL errors come back as AppErrors, a dead gateway as a 503.
+ * executed with variables, by the gateway process over a keep-alive pool (GatewayClient, GATEWAY_MODE=remote) or by the
+ * same executor in-process (EmbeddedGateway, embedded-gateway.ts). GraphQL errors come back as AppErrors, an
+ * unreachable gateway or subgraph as a 503.
  */
 import { Pool } from 'undici';
 import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
@@ -22,12 +24,19 @@ export interface CallCredentials {
   requestId: string;
 }
 
-interface GraphQLResponse<T> {
-  data?: T | null;
-  errors?: GraphQLErrorLike[];
+/** What the routes execute their operations with, whichever GATEWAY_MODE runs. */
+export interface Gateway {
+  execute<TData>(op: Operation<TData>, variables: Record<string, unknown>, credentials: CallCredentials): Promise<TData>;
+  close(): Promise<void>;
 }
 
-export class GatewayClient {
+export interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: readonly GraphQLErrorLike[];
+}
+
+/** GATEWAY_MODE=remote: the gateway process over HTTP. */
+export class GatewayClient implements Gateway {
   private readonly pool: Pool;
   private readonly path: string;
 
@@ -64,10 +73,7 @@ export class GatewayClient {
     } catch (error) {
       throw unavailable(error);
     }
-    const first = payload.errors?.[0];
-    if (first) throw fromGatewayError(first);
-    if (payload.data === undefined || payload.data === null) throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
-    return payload.data;
+    return dataOf(payload);
   }
 
   close(): Promise<void> {
@@ -75,11 +81,19 @@ export class GatewayClient {
   }
 }
 
-const unavailable = (cause: unknown) =>
+/** The data of an operation's result, or its first error as an AppError. */
+export function dataOf<TData>(payload: GraphQLResponse<TData>): TData {
+  const first = payload.errors?.[0];
+  if (first) throw fromGatewayError(first);
+  if (payload.data === undefined || payload.data === null) throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+  return payload.data;
+}
+
+export const unavailable = (cause: unknown) =>
   new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { cause, headers: { 'retry-after': '5' } });
 
 /** A subgraph the gateway could not reach surfaces as a 503 with Retry-After, not as a generic 500. */
-function fromGatewayError(error: GraphQLErrorLike): AppError {
+export function fromGatewayError(error: GraphQLErrorLike): AppError {
   const code = error.extensions?.['code'];
   if (code === 'SERVICE_UNAVAILABLE') return unavailable(error.message);
   return fromGraphQLError(error);

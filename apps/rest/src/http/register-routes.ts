@@ -3,7 +3,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { z } from 'zod';
 import { AppError } from '@platform/errors';
 import { parseInput } from '@platform/contracts';
-import type { GatewayClient } from '../gateway/gateway-client';
+import type { Gateway } from '../gateway/gateway-client';
 import type { RestEnvironment } from '../environment';
 import type { RouteDefinition } from './route';
 import { apiKeyFrom } from './credentials';
@@ -11,7 +11,7 @@ import { requestIdOf } from './request-context';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 
 export interface RouterDeps {
-  gateway: GatewayClient;
+  gateway: Gateway;
   env: RestEnvironment;
 }
 

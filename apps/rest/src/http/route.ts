@@ -4,7 +4,7 @@
  */
 import type { Request } from 'express';
 import type { z } from 'zod';
-import type { GatewayClient, CallCredentials } from '../gateway/gateway-client';
+import type { Gateway, CallCredentials } from '../gateway/gateway-client';
 import type { RestEnvironment } from '../environment';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -24,7 +24,7 @@ export interface RouteContext<P, Q, B> {
   credentials: CallCredentials;
   /** The API version the request asked for (CONTRACT.md "Versioning"); undefined means current. */
   version: number | undefined;
-  gateway: GatewayClient;
+  gateway: Gateway;
   env: RestEnvironment;
   request: Request;
 }

@@ -1,0 +1,28 @@
+/**
+ * Settings of whatever executes supergraph operations: the gateway process, and the REST facade when it embeds the
+ * gateway (GATEWAY_MODE=embedded). One definition, so both read the same names with the same defaults.
+ */
+import { z } from 'zod';
+
+export const supergraphEnvironment = z.object({
+  USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
+  ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
+  AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
+  POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),
+  /** The supergraph composed at build time (tools/build.mjs); defaults to the file beside the bundle. */
+  SUPERGRAPH_PATH: z.string().optional(),
+  SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** How long a verified API key is reused without asking auth again: also the longest a revoked key keeps working. */
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
+});
+
+export type SupergraphEnvironment = z.infer<typeof supergraphEnvironment>;
+
+/** The subgraph name (as in the supergraph) -> URL map of a parsed environment. */
+export const subgraphUrlsOf = (env: SupergraphEnvironment): Record<string, string> => ({
+  users: env.USERS_SUBGRAPH_URL,
+  items: env.ITEMS_SUBGRAPH_URL,
+  auth: env.AUTH_SUBGRAPH_URL,
+  posts: env.POSTS_SUBGRAPH_URL,
+});

@@ -1,0 +1,14 @@
+/** The supergraph executor shared by the gateway process and the REST facade's embedded mode. */
+export {
+  createSupergraphGateway,
+  type FederationContext,
+  type SupergraphGateway,
+  type SupergraphGatewayOptions,
+} from './supergraph-gateway';
+export { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
+export {
+  ApiKeyExchange,
+  invalidApiKeyError,
+  type ApiKeyExchangeOptions,
+  type AuthSubgraphClient,
+} from './api-key-exchange';

@@ -1,0 +1,130 @@
+/**
+ * The federation gateway over the supergraph composed at build time (so it boots while a subgraph is down): forwards
+ * the caller's credentials and request id to each subgraph, reaches them over undici keep-alive pools with a deadline,
+ * and turns an unreachable subgraph into SERVICE_UNAVAILABLE for the fields that need it. The gateway process serves
+ * it over HTTP; the REST facade can run the same executor in-process (GATEWAY_MODE=embedded).
+ */
+import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { GraphQLError } from 'graphql';
+import type { Logger } from '@platform/logging';
+import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
+
+/** What a supergraph operation carries to the subgraphs. */
+export interface FederationContext {
+  requestId: string;
+  authorization: string | undefined;
+  apiKey: string | undefined;
+}
+
+export interface SupergraphGatewayOptions {
+  supergraphSdl: string;
+  /** Subgraph name -> URL; overrides the URLs recorded in the supergraph. */
+  subgraphUrls: Record<string, string>;
+  subgraphTimeoutMs: number;
+  logger: Logger;
+}
+
+export interface SupergraphGateway {
+  gateway: ApolloGateway;
+  /** Closes the subgraph connection pools (after the ApolloServer using the gateway stopped). */
+  close(): Promise<void>;
+}
+
+type GatewayResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
+
+/**
+ * One subgraph, as the query planner calls it: the fetch as a JSON POST with the caller's `Authorization` and request
+ * id. What @apollo/gateway's RemoteGraphQLDataSource does, without its node-fetch Headers and Request objects and
+ * without APQ or cache-control (neither is used here). A non-2xx answer becomes the same GraphQLError it would give
+ * (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403); no answer, a proxy's 502/503/504 or a body that is
+ * not a JSON object means the subgraph is unavailable: SERVICE_UNAVAILABLE, not a wrong query.
+ */
+class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
+  constructor(
+    private readonly url: string,
+    private readonly pools: SubgraphPools,
+    private readonly onUnavailable: (url: string, error: Error) => void,
+  ) {}
+
+  async process({
+    request,
+    context,
+  }: GraphQLDataSourceProcessOptions<FederationContext>): Promise<GatewayResponse> {
+    if (!request.query) throw new Error('Missing query');
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if ('requestId' in context) {
+      const ctx = context as FederationContext;
+      if (ctx.authorization) headers['authorization'] = ctx.authorization;
+      headers['x-request-id'] = ctx.requestId;
+    }
+    const body = JSON.stringify({
+      query: request.query,
+      variables: request.variables,
+      operationName: request.operationName,
+      ...(request.extensions ? { extensions: request.extensions } : {}),
+    });
+    let answer: SubgraphAnswer;
+    let payload: unknown;
+    try {
+      answer = await this.pools.post(this.url, headers, body);
+      payload =
+        answer.contentType.startsWith('application/json') ||
+        answer.contentType.startsWith('application/graphql-response+json')
+          ? (JSON.parse(answer.body) as unknown)
+          : answer.body;
+    } catch (error) {
+      throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (answer.status === 502 || answer.status === 503 || answer.status === 504) {
+      throw this.unavailable(new Error(`${answer.status}: ${answer.statusText}`));
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      const code =
+        answer.status === 401 ? 'UNAUTHENTICATED' : answer.status === 403 ? 'FORBIDDEN' : undefined;
+      throw new GraphQLError(`${answer.status}: ${answer.statusText}`, {
+        extensions: {
+          response: { url: this.url, status: answer.status, statusText: answer.statusText, body: payload },
+          ...(code ? { code } : {}),
+        },
+      });
+    }
+    if (typeof payload !== 'object' || payload === null) {
+      throw this.unavailable(new Error('Expected a JSON object from the subgraph'));
+    }
+    return payload as GatewayResponse;
+  }
+
+  private unavailable(error: Error): GraphQLError {
+    this.onUnavailable(this.url, error);
+    return new GraphQLError('Service temporarily unavailable', {
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    });
+  }
+}
+
+export function createSupergraphGateway(options: SupergraphGatewayOptions): SupergraphGateway {
+  const pools = createSubgraphPools(options.subgraphTimeoutMs);
+  const onUnavailable = (url: string, error: Error) => {
+    const code = (error as { code?: unknown }).code;
+    const timedOut = typeof code === 'string' && code.includes('TIMEOUT');
+    options.logger.warn(
+      { subgraph: url, reason: timedOut ? 'timeout' : error.message },
+      'subgraph unavailable',
+    );
+  };
+  const gateway = new ApolloGateway({
+    supergraphSdl: options.supergraphSdl,
+    buildService: ({ name, url }) => {
+      const target = options.subgraphUrls[name] ?? url;
+      if (!target) throw new Error(`no URL configured for subgraph ${name}`);
+      return new SubgraphDataSource(target, pools, onUnavailable);
+    },
+    logger: {
+      debug: () => undefined,
+      info: (message: unknown) => options.logger.info(String(message)),
+      warn: (message: unknown) => options.logger.warn(String(message)),
+      error: (message: unknown) => options.logger.error(String(message)),
+    },
+  });
+  return { gateway, close: () => pools.close() };
+}
