@@ -1,7 +1,8 @@
 /**
  * GATEWAY_MODE=embedded: a facade that runs the gateway's executor in its own process answers exactly as the default
  * facade (through the gateway process) does, over the same subgraphs and data: reads, writes, listings with cursors,
- * errors, API keys; the gateway process is not on its path; an unreachable subgraph is a 503.
+ * errors, API keys; the gateway process is not on its path; an unreachable subgraph is a 503. In both modes every
+ * fixed operation is planned at start by a dry run that reaches no subgraph.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,26 @@ async function both(
     });
   return { remote: await call(stack.restUrl), embedded: await call(embedded.url) };
 }
+
+interface LogLine {
+  msg?: string;
+  operation?: string;
+  planned?: number;
+  operations?: number;
+  requestId?: string;
+}
+
+/** The JSON lines of a process log; the last one may still be partly written (the logs are buffered), so skipped. */
+const logLines = (file: string): LogLine[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LogLine];
+      } catch {
+        return [];
+      }
+    });
 
 const comparable = (response: HttpResponse) => ({ status: response.status, body: response.body as unknown });
 
@@ -137,5 +158,43 @@ describe('REST facade with GATEWAY_MODE=embedded', () => {
     expect(JSON.stringify(response.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/i);
     const items = await http.get(`${cut.url}/items/?pageSize=1`, { token });
     expect(items.status).toBe(200);
+  });
+});
+
+describe('plans warmed at start', () => {
+  const warmed = (file: string) => logLines(file).find((line) => line.msg === 'operation plans warmed');
+
+  it('when either facade started, then it planned every one of its operations before serving', () => {
+    const remote = warmed(join(stack.urls['logDir']!, 'rest.log'));
+    const local = warmed(join(embedded.logDir, 'rest.log'));
+    expect(remote?.operations).toBeGreaterThan(30);
+    expect(remote).toMatchObject({ planned: remote?.operations });
+    expect(local).toMatchObject({ planned: remote?.operations, operations: remote?.operations });
+  });
+
+  it('when the plans were warmed, then no dry run reached a subgraph, and the gateway saw the remote ones', () => {
+    const subgraphLines = ['users', 'items', 'auth', 'posts'].flatMap((name) =>
+      logLines(join(stack.urls['logDir']!, `${name}.log`)),
+    );
+    expect(subgraphLines.length).toBeGreaterThan(0);
+    // A gateway names its subgraph fetches `<operation>__<subgraph>__<n>` (GetUser__users__0). Other tests point a
+    // facade's GATEWAY_URL straight at a subgraph; those warm-up posts carry the facade's own names and are not fetches.
+    const fetches = subgraphLines.filter((line) => /__[a-z]+__\d+$/.test(line.operation ?? ''));
+    expect(fetches.length).toBeGreaterThan(0);
+    expect(fetches.filter((line) => line.requestId === 'warm-up')).toEqual([]);
+    const gatewayDryRuns = logLines(join(stack.urls['logDir']!, 'gateway.log')).filter(
+      (line) => line.requestId === 'warm-up' && line.msg === 'request completed',
+    );
+    expect(gatewayDryRuns.length).toBeGreaterThan(30);
+  });
+
+  it('when a client asks the gateway for a dry run without the facade proof, then the operation runs for real', async () => {
+    const response = await http.graphql(
+      `${stack.gatewayUrl}/graphql`,
+      'query GetUser($id: ID!) { user(id: $id) { id } }',
+      { id: String(userId) },
+      { token, headers: { 'x-warm-up': '1' } },
+    );
+    expect(response.body).toEqual({ data: { user: { id: String(userId) } } });
   });
 });

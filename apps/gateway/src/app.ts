@@ -5,11 +5,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { maskGraphQLError } from '@platform/errors';
-import { createSupergraphGateway, type ApiKeyExchange, type FederationContext } from '@platform/federation';
+import {
+  createSupergraphGateway,
+  warmUpPlugin,
+  WARM_UP_HEADER,
+  type ApiKeyExchange,
+  type FederationContext,
+} from '@platform/federation';
 import type { Logger } from '@platform/logging';
+import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler } from '@platform/service';
 import type { GatewayRateLimiter } from './gateway-rate-limit';
 import { aliasLimitRule, costLimitPlugin, depthLimitRule, type GraphQLLimits } from './graphql-limits';
@@ -32,6 +42,8 @@ export interface GatewayAppOptions {
   corsOrigins: string;
   /** Per-identity budget; absent: no rate limit at the gateway. */
   rateLimiter?: GatewayRateLimiter;
+  /** True when the presented x-facade-proof is the REST facade's: only the facade may ask for dry runs (warm-up). */
+  isFacade: (presented: string | string[] | undefined) => boolean;
 }
 
 export interface GatewayApp {
@@ -55,7 +67,10 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     parseOptions: { maxTokens: 10_000 },
     validationRules: [depthLimitRule(options.limits.maxDepth), aliasLimitRule(options.limits.maxAliases)],
     plugins: [
+      // No subgraph declares cache hints; the plugin would only add per-request work.
+      ApolloServerPluginCacheControlDisabled(),
       costLimitPlugin<GatewayContext>(options.limits.maxCost),
+      warmUpPlugin<GatewayContext>(),
       options.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: false, includeCookies: false }),
@@ -72,7 +87,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       const authorization =
         req.headers.authorization ||
         (apiKey !== undefined ? await options.apiKeys.authorizationFor(apiKey, requestId) : undefined);
-      return { requestId, authorization, apiKey };
+      const warmUp = req.headers[WARM_UP_HEADER] === '1' && options.isFacade(req.headers[FACADE_PROOF_HEADER]);
+      return { requestId, authorization, apiKey, warmUp };
     },
   });
   const hardening = createHttpHardening({ production: options.production, corsOrigins: options.corsOrigins });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
 import { ApiKeyExchange } from '@platform/federation';
+import { facadeProofChecker } from '@platform/rate-limit';
 import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
 import { createGatewayApp } from './app';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     limits: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
     corsOrigins: env.CORS_ORIGINS,
     rateLimiter,
+    isFacade: facadeProofChecker(env.jwtSecret),
   });
   await runService({
     name: 'gateway',

@@ -12,6 +12,7 @@ import { facadeProofHeaders } from '@platform/rate-limit';
 import { InternalGraphQLClient } from '@platform/service';
 import { GatewayClient, type Gateway } from './gateway/gateway-client';
 import { EmbeddedGateway } from './gateway/embedded-gateway';
+import { ALL_OPERATIONS } from './operations';
 import type { RestEnvironment } from './environment';
 import { createRateLimiting } from './http/rate-limit';
 
@@ -19,6 +20,13 @@ async function main(): Promise<void> {
   const env = loadRestEnvironment();
   const logger = createLogger('rest', env.LOG_LEVEL);
   const gateway = await createGateway(env, logger);
+  // Plans warmed before the first request: each fixed document dry-run once (no subgraph is called).
+  const warmUpStarted = Date.now();
+  const planned = await gateway.warmUp(ALL_OPERATIONS);
+  logger.info(
+    { planned, operations: ALL_OPERATIONS.length, durationMs: Date.now() - warmUpStarted },
+    'operation plans warmed',
+  );
   const rateLimiting = createRateLimiting(env, logger);
   // Serve only once the shared limits are reachable (bounded: a Redis outage must not keep the facade down).
   if (!(await rateLimiting.ready(3_000)))
@@ -57,15 +65,10 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
       cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
       cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
     }),
+    onClose: () => authClient.close(),
   });
   logger.info({ subgraphs: subgraphUrlsOf(env) }, 'gateway embedded: operations run in this process');
-  return {
-    execute: (op, variables, credentials) => embedded.execute(op, variables, credentials),
-    close: async () => {
-      await embedded.close();
-      await authClient.close();
-    },
-  };
+  return embedded;
 }
 
 main().catch((error: unknown) => {

@@ -12,3 +12,11 @@ export {
   type ApiKeyExchangeOptions,
   type AuthSubgraphClient,
 } from './api-key-exchange';
+export {
+  placeholderValue,
+  placeholderVariables,
+  warmUpPlugin,
+  NOT_PLANNED_CODES,
+  WARM_UP_HEADER,
+  type WarmUpContext,
+} from './warm-up';

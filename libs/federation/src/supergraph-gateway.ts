@@ -8,9 +8,10 @@ import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOpt
 import { GraphQLError } from 'graphql';
 import type { Logger } from '@platform/logging';
 import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
+import type { WarmUpContext } from './warm-up';
 
-/** What a supergraph operation carries to the subgraphs. */
-export interface FederationContext {
+/** What a supergraph operation carries to the subgraphs (or, `warmUp`, that it is a dry run that reaches none). */
+export interface FederationContext extends WarmUpContext {
   requestId: string;
   authorization: string | undefined;
   apiKey: string | undefined;
@@ -54,6 +55,8 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if ('requestId' in context) {
       const ctx = context as FederationContext;
+      // A dry run (plans warmed at start) plans the fetches but sends none.
+      if (ctx.warmUp) return {};
       if (ctx.authorization) headers['authorization'] = ctx.authorization;
       headers['x-request-id'] = ctx.requestId;
     }

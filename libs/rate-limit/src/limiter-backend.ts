@@ -96,6 +96,8 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
   const redis = new Redis(url, {
     // No queueing while disconnected: a command fails at once and the insurance limiter answers.
     enableOfflineQueue: false,
+    // Commands issued in the same event-loop turn (several requests arriving together) go out in one write.
+    enableAutoPipelining: true,
     commandTimeout: commandTimeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 1_000,

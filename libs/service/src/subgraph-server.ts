@@ -1,6 +1,7 @@
 /** Builds a subgraph's ApolloServer the same way everywhere: federation schema, masked errors, no landing page in production. */
 import { ApolloServer, type BaseContext } from '@apollo/server';
 import {
+  ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
@@ -27,8 +28,13 @@ export function createSubgraphServer<TContext extends BaseContext>(
     includeStacktraceInErrorResponses: false,
     introspection: !options.production,
     csrfPrevention: true,
-    // No federated tracing: nothing reports to Apollo, and traces cost CPU on every request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled()],
+    // No federated tracing (nothing reports to Apollo) and no cache-control hints (no type declares one; REST sets its
+    // own Cache-Control): both hook every resolved field, i.e. cost CPU on every request.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+    ],
   });
 }
 

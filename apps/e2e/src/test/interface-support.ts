@@ -12,6 +12,8 @@ export { ADMIN, unique } from './accounts';
 export interface ExtraProcess {
   url: string;
   process: ManagedProcess;
+  /** Where its log file (`<name>.log`) is written. */
+  logDir: string;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ async function start(name: 'rest' | 'gateway', env: Record<string, string>): Pro
   const extra: ExtraProcess = {
     url,
     process,
+    logDir: dir.path,
     stop: async () => {
       await process.stop('SIGTERM', 5_000);
       dir.remove();

@@ -5,15 +5,24 @@
  * fixed documents, executed through ApolloServer so its document cache and the gateway's plan cache hit.
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { GraphQLError } from 'graphql';
 import { AppError, maskGraphQLError } from '@platform/errors';
-import { createSupergraphGateway, type ApiKeyExchange, type FederationContext } from '@platform/federation';
+import {
+  createSupergraphGateway,
+  warmUpPlugin,
+  type ApiKeyExchange,
+  type FederationContext,
+} from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import {
   dataOf,
   fromGatewayError,
   unavailable,
+  wasPlanned,
   type CallCredentials,
   type Gateway,
   type Operation,
@@ -26,6 +35,8 @@ export interface EmbeddedGatewayOptions {
   logger: Logger;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
   apiKeys: Pick<ApiKeyExchange, 'authorizationFor'>;
+  /** Runs after the executor stopped (e.g. closes the exchange's client of the auth subgraph). */
+  onClose?: () => Promise<void>;
 }
 
 export class EmbeddedGateway implements Gateway {
@@ -43,10 +54,13 @@ export class EmbeddedGateway implements Gateway {
       includeStacktraceInErrorResponses: false,
       // Only the facade's own documents run here; nothing is served over HTTP.
       introspection: false,
-      plugins: [ApolloServerPluginLandingPageDisabled()],
+      plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), warmUpPlugin()],
     });
     await server.start();
-    return new EmbeddedGateway(server, options.apiKeys, close);
+    return new EmbeddedGateway(server, options.apiKeys, async () => {
+      await close();
+      await options.onClose?.();
+    });
   }
 
   async execute<TData>(
@@ -65,6 +79,18 @@ export class EmbeddedGateway implements Gateway {
     // The facade's documents never @defer, so the result is always a single one.
     if (response.body.kind !== 'single') throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
     return dataOf(response.body.singleResult);
+  }
+
+  async warmUp(operations: readonly Operation<unknown>[]): Promise<number> {
+    let planned = 0;
+    for (const op of operations) {
+      const response = await this.server.executeOperation(
+        { query: op.document, operationName: op.name },
+        { contextValue: { requestId: 'warm-up', authorization: undefined, apiKey: undefined, warmUp: true } },
+      );
+      if (response.body.kind === 'single' && wasPlanned(response.body.singleResult)) planned += 1;
+    }
+    return planned;
   }
 
   async close(): Promise<void> {

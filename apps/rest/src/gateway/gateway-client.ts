@@ -6,6 +6,7 @@
  */
 import { Pool } from 'undici';
 import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
+import { NOT_PLANNED_CODES, WARM_UP_HEADER } from '@platform/federation';
 import { REQUEST_ID_HEADER } from '@platform/logging';
 
 /** A named operation document; the result type is carried for the caller. */
@@ -27,8 +28,14 @@ export interface CallCredentials {
 /** What the routes execute their operations with, whichever GATEWAY_MODE runs. */
 export interface Gateway {
   execute<TData>(op: Operation<TData>, variables: Record<string, unknown>, credentials: CallCredentials): Promise<TData>;
+  /** Dry-runs each operation once (no subgraph is called) so its plan is cached; resolves to how many got planned. */
+  warmUp(operations: readonly Operation<unknown>[]): Promise<number>;
   close(): Promise<void>;
 }
+
+/** A dry run got a plan unless its document or its placeholder variables were refused. */
+export const wasPlanned = (payload: GraphQLResponse<unknown>): boolean =>
+  !(payload.errors ?? []).some((error) => NOT_PLANNED_CODES.includes(String(error.extensions?.['code'])));
 
 export interface GraphQLResponse<T> {
   data?: T | null;
@@ -74,6 +81,29 @@ export class GatewayClient implements Gateway {
       throw unavailable(error);
     }
     return dataOf(payload);
+  }
+
+  async warmUp(operations: readonly Operation<unknown>[]): Promise<number> {
+    let planned = 0;
+    for (const op of operations) {
+      try {
+        const response = await this.pool.request({
+          method: 'POST',
+          path: this.path,
+          headers: { ...this.fixedHeaders, 'content-type': 'application/json', [WARM_UP_HEADER]: '1', [REQUEST_ID_HEADER]: 'warm-up' },
+          body: JSON.stringify({ operationName: op.name, query: op.document }),
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
+        const payload = (await response.body.json()) as GraphQLResponse<unknown>;
+        if (response.statusCode === 200 && wasPlanned(payload)) planned += 1;
+      } catch {
+        // The gateway is unreachable: stop here (start-up must not wait out a timeout per document); the first real
+        // call of each operation plans instead.
+        break;
+      }
+    }
+    return planned;
   }
 
   close(): Promise<void> {
