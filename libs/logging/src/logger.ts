@@ -81,3 +81,10 @@ export function createLogger(service: string, level: string, destination?: pino.
     destination ?? bufferedStdout(),
   );
 }
+
+/**
+ * The logger for the one line per request: its fields are a fixed set the request-log code builds (request id, method,
+ * path without the query, operation name, status, duration), never an object from the caller, so it skips the
+ * redaction pass (a third of the cost per line); every other line, including the per-request children, keeps it.
+ */
+export const accessLogger = (logger: Logger): Logger => logger.child({}, { redact: { paths: [] } });

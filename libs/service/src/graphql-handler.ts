@@ -1,7 +1,7 @@
 /** Serves an ApolloServer (subgraph or gateway) on node:http at /graphql, with a body limit and request ids. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
-import { requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
+import { accessLogger, requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { BodyTooLargeError, readBody } from './read-body';
 
 export interface GraphQLHandlerOptions<TContext extends BaseContext> {
@@ -27,12 +27,13 @@ export function createGraphQLHandler<TContext extends BaseContext>(
   options: GraphQLHandlerOptions<TContext>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const path = options.path ?? '/graphql';
+  const access = accessLogger(options.logger);
   return (req, res) => {
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const logger = options.logger.child({ requestId });
     const request: RequestLogState = { operation: undefined };
-    logWhenDone(req, res, logger, request);
+    logWhenDone(req, res, access, requestId, request);
     const [pathname, search = ''] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
     if (pathname !== path) {
       sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
@@ -138,7 +139,8 @@ function operationNameOf(body: unknown, search: string): string | undefined {
 function logWhenDone(
   req: IncomingMessage,
   res: ServerResponse,
-  logger: Logger,
+  access: Logger,
+  requestId: string,
   request: RequestLogState,
 ): void {
   const started = process.hrtime.bigint();
@@ -147,8 +149,9 @@ function logWhenDone(
     if (logged) return;
     logged = true;
     const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
-    logger.info(
+    access.info(
       {
+        requestId,
         method: req.method,
         ...(request.operation ? { operation: request.operation } : {}),
         status: res.statusCode,

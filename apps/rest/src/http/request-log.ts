@@ -4,7 +4,7 @@
  * is also what the error handler logs with, so every line of a request carries its id.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '@platform/logging';
+import { accessLogger, type Logger } from '@platform/logging';
 import { requestIdOf } from './request-context';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 
@@ -15,10 +15,11 @@ export const requestLoggerOf = (res: Response, base: Logger): Logger =>
   (res.locals[LOGGER_KEY] as Logger | undefined) ?? base.child({ requestId: requestIdOf(res) });
 
 export function requestLog(logger: Logger) {
+  const access = accessLogger(logger);
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    const child = logger.child({ requestId: requestIdOf(res) });
-    res.locals[LOGGER_KEY] = child;
+    const requestId = requestIdOf(res);
+    res.locals[LOGGER_KEY] = logger.child({ requestId });
     const method = req.method;
     const path = req.originalUrl.split('?', 1)[0];
     let logged = false;
@@ -27,8 +28,9 @@ export function requestLog(logger: Logger) {
       logged = true;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const version = apiVersionOf(res);
-      child.info(
+      access.info(
         {
+          requestId,
           method,
           path,
           status: res.statusCode,
