@@ -155,9 +155,12 @@ export class UserService {
     }
   }
 
+  /**
+   * The unique indexes on username and e-mail decide a clash at insert (no read before it: on FerretDB v1 such a read
+   * scans the collection); only a refused insert asks which field it was, since FerretDB's duplicate-key errors do not
+   * say. A refused registration has claimed an id, which stays unused.
+   */
   private async insertProfile(input: { username: string; email: string; role: UserDocument['role'] }): Promise<UserDocument> {
-    const clash = await this.users.existingField(input.username, input.email);
-    if (clash) throw conflict(clash);
     const now = new Date();
     const user: UserDocument = {
       _id: await this.users.nextId(),
