@@ -3,3 +3,4 @@ export { connectMongo, type MongoHandle, type ConnectOptions } from './connectio
 export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS_INDEX } from './counters';
 export { isDuplicateKeyError, duplicateKeyField } from './mongo-errors';
 export { ensureIndexes, type IndexSpec } from './indexes';
+export { findByIds } from './find-by-ids';

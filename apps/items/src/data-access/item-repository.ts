@@ -1,6 +1,6 @@
 /** The items collection: items keyed by integer id, price in integer cents, owner by user id. */
 import type { Collection, Db, Filter, Sort } from 'mongodb';
-import { nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
 
 export interface ItemDocument {
   _id: number;
@@ -49,7 +49,7 @@ export class ItemRepository {
   }
 
   findByIds(ids: readonly number[]): Promise<ItemDocument[]> {
-    return this.items.find({ _id: { $in: [...ids] } }).toArray();
+    return findByIds(this.items, ids);
   }
 
   /** One query for the items of many owners, in id order (callers group and cap per owner). */

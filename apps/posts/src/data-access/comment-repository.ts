@@ -1,6 +1,6 @@
 /** The comments collection: comments keyed by integer id, each on one post, by one author. */
 import type { Collection, Db, Filter, Sort } from 'mongodb';
-import { nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
 import type { ListPlan } from './post-repository';
 
 export interface CommentDocument {
@@ -49,7 +49,7 @@ export class CommentRepository {
   }
 
   findByIds(ids: readonly number[]): Promise<CommentDocument[]> {
-    return this.comments.find({ _id: { $in: [...ids] } }).toArray();
+    return findByIds(this.comments, ids);
   }
 
   /** One query for the comments of many posts, in id order (callers group and cap per post). */

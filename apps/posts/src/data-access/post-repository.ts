@@ -1,6 +1,6 @@
 /** The posts collection: posts keyed by integer id, with the author's user id and a maintained like counter. */
 import type { Collection, Db, Filter, Sort } from 'mongodb';
-import { nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
 
 export interface PostDocument {
   _id: number;
@@ -49,7 +49,7 @@ export class PostRepository {
   }
 
   findByIds(ids: readonly number[]): Promise<PostDocument[]> {
-    return this.posts.find({ _id: { $in: [...ids] } }).toArray();
+    return findByIds(this.posts, ids);
   }
 
   /** One query for the posts of many authors, in id order (callers group and cap per author). */

@@ -1,6 +1,6 @@
 /** The users collection: profiles keyed by integer id, unique username and e-mail, indexed for every filter and sort. */
 import type { Collection, Db } from 'mongodb';
-import { nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
 import type { Role } from '@platform/auth';
 import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
 
@@ -52,7 +52,7 @@ export class UserRepository {
   }
 
   async findByIds(ids: readonly number[]): Promise<UserDocument[]> {
-    return this.users.find({ _id: { $in: [...ids] } }).toArray();
+    return findByIds(this.users, ids);
   }
 
   /** Which unique field a username or e-mail already uses (FerretDB's duplicate-key errors do not say). */
