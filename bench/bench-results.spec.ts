@@ -1,4 +1,4 @@
-import { appCpu, checkTargets, computeRatios, cpuPerRequest, formatTable, skippedScenario, summarizeRun, type ScenarioResult } from './bench-results';
+import { appCpu, checkTargets, computeRatios, cpuPerRequest, formatTable, mergeRuns, skippedScenario, summarizeRun, type ScenarioResult } from './bench-results';
 
 const scenario = (name: string, rps: number, extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
   ...summarizeRun(name, { requests: rps * 10, durationSeconds: 10, p50: 5, p99: 20, errors: 0, non2xx: 0 }, {}),
@@ -61,6 +61,16 @@ describe('bench results', () => {
     expect(targets.find((t) => t.target === 'rest.users.get.embedded >= 0.9x gateway.users.get req/s')).toMatchObject({ value: '0.95x', met: true });
     expect(targets.find((t) => t.target === 'rest.users.get.embedded CPU (rest-embedded+users) <= 250 us')).toMatchObject({ value: '240 us', met: true });
     expect(targets.find((t) => t.target === 'rest.users.get.embedded p99 <= 50 ms')?.met).toBe(true);
+  });
+
+  it('when interleaved rounds are merged, then counts add up, p50 is weighted by requests and p99 is the worst', () => {
+    const merged = mergeRuns([
+      { requests: 300, durationSeconds: 5, p50: 10, p99: 40, errors: 1, non2xx: 0 },
+      { requests: 100, durationSeconds: 5, p50: 30, p99: 90, errors: 0, non2xx: 2 },
+    ]);
+    expect(merged).toEqual({ requests: 400, durationSeconds: 10, p50: 15, p99: 90, errors: 1, non2xx: 2 });
+    expect(summarizeRun('x', merged, {}).rps).toBe(40);
+    expect(mergeRuns([])).toEqual({ requests: 0, durationSeconds: 0, p50: 0, p99: 0, errors: 0, non2xx: 0 });
   });
 
   it('when formatting, then every scenario has a row and skipped ones say why', () => {

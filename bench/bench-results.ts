@@ -39,6 +39,22 @@ export interface LoadRun {
   non2xx: number;
 }
 
+/**
+ * Several runs of one scenario as one: requests, time and errors add up; p50 is the request-weighted mean of the
+ * runs' p50s, p99 the worst run's p99 (percentiles do not merge exactly; this errs on the slow side).
+ */
+export function mergeRuns(runs: readonly LoadRun[]): LoadRun {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  return {
+    requests,
+    durationSeconds: runs.reduce((sum, r) => sum + r.durationSeconds, 0),
+    p50: requests > 0 ? runs.reduce((sum, r) => sum + r.p50 * r.requests, 0) / requests : 0,
+    p99: runs.reduce((worst, r) => Math.max(worst, r.p99), 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
 /** CPU ticks (utime + stime) per process, read before or after a run. */
 export type CpuTicks = Record<string, number>;
 
