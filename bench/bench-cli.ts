@@ -259,23 +259,20 @@ async function main(): Promise<void> {
     let itemPages: string[] = [];
     const ITEMS_FILTER = '/items/?price%5Blt%5D=100&pageSize=20';
 
+    /** GET /users/{id} on a facade: the same read for both GATEWAY_MODEs. */
+    const restUsersGet = {
+      route: { path: '/users/{user_id}', method: 'get' },
+      expectStatus: 200,
+      next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
+      check: (body: unknown) => (has(body, ['username']) ? null : 'no username in the body'),
+    } satisfies Partial<Scenario>;
+
     const scenarios: Scenario[] = [
-      {
-        name: 'rest.users.get',
-        target: 'rest',
-        route: { path: '/users/{user_id}', method: 'get' },
-        expectStatus: 200,
-        next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
-        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
-        note: idsNote,
-      },
+      { name: 'rest.users.get', target: 'rest', ...restUsersGet, note: idsNote },
       {
         name: 'rest.users.get.embedded',
         target: 'rest-embedded',
-        route: { path: '/users/{user_id}', method: 'get' },
-        expectStatus: 200,
-        next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
-        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
+        ...restUsersGet,
         note: `the same read from a facade with GATEWAY_MODE=embedded (no gateway process on the path); ${idsNote}`,
       },
       {
