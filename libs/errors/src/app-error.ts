@@ -12,6 +12,7 @@ export interface ResourceRef {
 }
 
 export class AppError extends Error {
+  readonly code: ErrorCode;
   readonly details: FieldError[] | undefined;
   readonly resource: ResourceRef | undefined;
   readonly isCatastrophic: boolean;
@@ -19,7 +20,7 @@ export class AppError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     options: {
       details?: FieldError[];
@@ -29,7 +30,13 @@ export class AppError extends Error {
       headers?: Record<string, string>;
     } = {},
   ) {
+    // A client error (4xx) is an answer, not a fault: its stack is never logged or shown, and capturing one costs
+    // ~10 µs per error (a 404 or 429 flood pays it per request). Server errors keep theirs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (ERROR_CODES[code].status < 500) Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
+    this.code = code;
     this.name = 'AppError';
     this.details = options.details;
     this.resource = options.resource;
