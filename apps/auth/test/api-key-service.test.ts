@@ -2,7 +2,7 @@
  * ApiKeyService against the real FerretDB (own database) and the stack's real users subgraph as the owner directory:
  * storage as a digest, verification for services only, the bootstrap key, last use, and the account purge.
  */
-import { ALL_SCOPES, READ_SCOPES, digestSecret, type Principal } from '@platform/auth';
+import { ALL_SCOPES, READ_SCOPES, digestSecret, type Principal, type RequestCaller } from '@platform/auth';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@platform/mongo';
@@ -10,14 +10,14 @@ import { InternalGraphQLClient } from '@platform/service';
 import { http, testStack } from '@platform/testing';
 import { ApiKeyRepository, API_KEYS_COLLECTION, apiKeyIndexes } from '../src/data-access/api-key-repository';
 import { UsersAccountDirectory } from '../src/data-access/account-directory';
-import { ApiKeyService, type ApiKeyCaller } from '../src/domain/api-key-service';
+import { ApiKeyService } from '../src/domain/api-key-service';
 
 const stack = testStack();
 const BOOTSTRAP = 'component-bootstrap-key-0123456789';
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 const service: Principal = { kind: 'service', userId: null, username: 'service:gateway', role: 'admin', scopes: ['internal'] };
-const as = (principal: Principal | null): ApiKeyCaller => ({ principal, authError: null, requestId: `test-${unique()}` });
+const as = (principal: Principal | null): RequestCaller => ({ principal, authError: null, requestId: `test-${unique()}` });
 
 describe('ApiKeyService (component)', () => {
   let mongo: MongoHandle;

@@ -36,7 +36,7 @@ export interface GatewayAppOptions {
   maxBodyBytes: number;
   subgraphTimeoutMs: number;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs. */
-  apiKeys: Pick<ApiKeyExchange, 'authorizationFor'>;
+  apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
   limits: GraphQLLimits;
   /** CORS allowlist (comma-separated origins, or `*`); empty: no cross-origin access. */
   corsOrigins: string;
@@ -83,10 +83,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     logger: options.logger,
     context: async (req, requestId) => {
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
-      // A bearer token wins; a key alone is exchanged once here (a bad key fails the whole operation with 401).
-      const authorization =
-        req.headers.authorization ||
-        (apiKey !== undefined ? await options.apiKeys.authorizationFor(apiKey, requestId) : undefined);
+      // A key alone is exchanged once here (a bad key fails the whole operation with 401).
+      const authorization = await options.apiKeys.forwardedAuthorization(req.headers.authorization, apiKey, requestId);
       const warmUp = req.headers[WARM_UP_HEADER] === '1' && options.isFacade(req.headers[FACADE_PROOF_HEADER]);
       return { requestId, authorization, apiKey, warmUp };
     },

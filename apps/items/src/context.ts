@@ -1,16 +1,10 @@
 /** Per-request context of the items subgraph: caller, request id, logger, batched loaders, services. */
 import DataLoader from 'dataloader';
-import type { AppError } from '@platform/errors';
-import type { Principal } from '@platform/auth';
-import type { Logger } from '@platform/logging';
+import type { BaseSubgraphContext } from '@platform/service';
 import type { ItemDocument, ItemRepository } from './data-access/item-repository';
 import type { ItemService } from './domain/item-service';
 
-export interface ItemsContext {
-  principal: Principal | null;
-  authError: AppError | null;
-  requestId: string;
-  logger: Logger;
+export interface ItemsContext extends BaseSubgraphContext {
   loaders: ItemLoaders;
   services: { items: ItemService };
 }

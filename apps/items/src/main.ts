@@ -1,5 +1,5 @@
 /** Entry point of the items subgraph process. */
-import { MongoCommandStats, runSubgraph } from '@platform/service';
+import { runSubgraph } from '@platform/service';
 import { loadItemsEnvironment } from './environment';
 import { createItemsApp } from './app';
 import { itemIndexes } from './data-access/item-repository';
@@ -9,13 +9,13 @@ runSubgraph({
   loadEnvironment: loadItemsEnvironment,
   indexes: itemIndexes,
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production }) =>
+  createApp: ({ env, mongo, logger, production, commandStats }) =>
     createItemsApp({
       db: mongo.db,
       logger,
       jwtSecret: env.jwtSecret,
       production,
       maxBodyBytes: env.MAX_BODY_BYTES,
-      commandStats: production ? undefined : new MongoCommandStats(mongo.client),
+      commandStats,
     }),
 });

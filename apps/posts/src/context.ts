@@ -1,18 +1,12 @@
 /** Per-request context of the posts subgraph: caller, request id, logger, batched loaders, services. */
 import DataLoader from 'dataloader';
-import type { AppError } from '@platform/errors';
-import type { Principal } from '@platform/auth';
-import type { Logger } from '@platform/logging';
+import type { BaseSubgraphContext } from '@platform/service';
 import type { PostDocument, PostRepository } from './data-access/post-repository';
 import type { CommentDocument, CommentRepository } from './data-access/comment-repository';
 import type { PostService } from './domain/post-service';
 import type { CommentService } from './domain/comment-service';
 
-export interface PostsContext {
-  principal: Principal | null;
-  authError: AppError | null;
-  requestId: string;
-  logger: Logger;
+export interface PostsContext extends BaseSubgraphContext {
   loaders: PostLoaders;
   services: { posts: PostService; comments: CommentService };
 }

@@ -1,5 +1,5 @@
 /** Entry point of the posts subgraph process. */
-import { MongoCommandStats, runSubgraph } from '@platform/service';
+import { runSubgraph } from '@platform/service';
 import { loadPostsEnvironment } from './environment';
 import { createPostsApp } from './app';
 import { postIndexes } from './data-access/post-repository';
@@ -11,13 +11,13 @@ runSubgraph({
   loadEnvironment: loadPostsEnvironment,
   indexes: [...postIndexes, ...commentIndexes, ...likeIndexes],
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production }) =>
+  createApp: ({ env, mongo, logger, production, commandStats }) =>
     createPostsApp({
       db: mongo.db,
       logger,
       jwtSecret: env.jwtSecret,
       production,
       maxBodyBytes: env.MAX_BODY_BYTES,
-      commandStats: production ? undefined : new MongoCommandStats(mongo.client),
+      commandStats,
     }),
 });

@@ -1,17 +1,11 @@
 /** Per-request context of the users subgraph: caller, request id, logger, batched loaders, services. */
 import DataLoader from 'dataloader';
-import type { AppError } from '@platform/errors';
-import type { Principal } from '@platform/auth';
-import type { Logger } from '@platform/logging';
+import type { BaseSubgraphContext } from '@platform/service';
 import type { UserDocument, UserRepository } from './data-access/user-repository';
 import type { UserService } from './domain/user-service';
 import type { UserListing } from './domain/user-listing';
 
-export interface UsersContext {
-  principal: Principal | null;
-  authError: AppError | null;
-  requestId: string;
-  logger: Logger;
+export interface UsersContext extends BaseSubgraphContext {
   loaders: { userById: DataLoader<number, UserDocument | null> };
   services: { users: UserService; listing: UserListing };
 }

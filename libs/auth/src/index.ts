@@ -10,7 +10,9 @@ export {
   parseScopeList,
 } from './scopes';
 export {
+  type Caller,
   type Principal,
+  type RequestCaller,
   requirePrincipal,
   requireScope,
   isAdmin,

@@ -11,6 +11,17 @@ export interface Principal {
   scopes: readonly string[];
 }
 
+/** The caller as a request's context records it: its principal, or why its credential was refused. */
+export interface Caller {
+  principal: Principal | null;
+  authError: AppError | null;
+}
+
+/** The caller and the request id its calls to other services carry. */
+export interface RequestCaller extends Caller {
+  requestId: string;
+}
+
 /** Throws the authentication error the context recorded, or `Not authenticated` when there was no credential. */
 export function requirePrincipal(principal: Principal | null, authError?: AppError | null): Principal {
   if (authError) throw authError;

@@ -53,3 +53,4 @@ export {
   type CommentCreateInput,
   type CommentUpdateInput,
 } from './posts';
+export { isEntityId, parseEntityId } from './entity-id';

@@ -60,8 +60,21 @@ export class ApiKeyExchange {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * What a request forwards to the subgraphs: its bearer token when it has one (a bearer wins), else the JWT this key
+   * is exchanged for, else nothing. Throws the `Invalid API Key` GraphQLError for a bad key.
+   */
+  async forwardedAuthorization(
+    authorization: string | undefined,
+    apiKey: string | undefined,
+    requestId: string,
+  ): Promise<string | undefined> {
+    if (authorization) return authorization;
+    return apiKey === undefined ? undefined : this.authorizationFor(apiKey, requestId);
+  }
+
   /** The `Authorization` value to forward for this key; throws the `Invalid API Key` GraphQLError for a bad key. */
-  async authorizationFor(apiKey: string, requestId: string): Promise<string> {
+  private async authorizationFor(apiKey: string, requestId: string): Promise<string> {
     if (apiKey === '' || apiKey.length > MAX_KEY_LENGTH) throw invalidApiKeyError();
     const digest = digestSecret(apiKey);
     const verdict = this.cached(digest) ?? (await this.verifyOnce(digest, apiKey, requestId));

@@ -33,3 +33,4 @@ export {
 } from './rest-list-query';
 export { listingQuerySchema, pageEnvelopeSchema, cursorEnvelopeSchema } from './listing-openapi';
 export { planMongoList, toConnection, listIndexes, DEFAULT_FIRST, MAX_FIRST, type Connection } from './mongo-list-plan';
+export { parseNestedFirst, MAX_NESTED_FIRST } from './nested-first';

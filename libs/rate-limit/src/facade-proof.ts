@@ -1,7 +1,8 @@
 /**
  * The facade already spent the caller's budget, so the gateway must not count its calls again (nor lump every
  * anonymous REST client into the facade's one IP). The facade proves itself with an HMAC derived from the shared
- * JWT secret; the gateway checks it in constant time. The value grants nothing but that exemption.
+ * JWT secret; the gateway checks it in constant time. The value grants nothing but that exemption and
+ * the facade's start-up dry runs (x-warm-up, ADR 0007), which reach no subgraph and return no data.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,7 +1,7 @@
 /** The process runtime every service shares: HTTP listener, health and readiness, graceful shutdown, GraphQL over node:http. */
 export { runService, type RunningService, type ServiceOptions } from './run-service';
 export { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-handler';
-export { authenticateRequest, type RequestAuth } from './request-auth';
+export { authenticateRequest } from './request-auth';
 export { InternalGraphQLClient } from './internal-client';
 export { readBody, BodyTooLargeError } from './read-body';
 export {

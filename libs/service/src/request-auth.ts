@@ -1,14 +1,9 @@
 /** Turns a request's bearer token into a Principal; a bad token is recorded, and thrown only where auth is needed. */
 import type { IncomingHttpHeaders } from 'node:http';
-import { bearerTokenFrom, type AccessTokenVerifier, type Principal } from '@platform/auth';
+import { bearerTokenFrom, type AccessTokenVerifier, type Caller } from '@platform/auth';
 import { AppError } from '@platform/errors';
 
-export interface RequestAuth {
-  principal: Principal | null;
-  authError: AppError | null;
-}
-
-export function authenticateRequest(headers: IncomingHttpHeaders, tokens: AccessTokenVerifier): RequestAuth {
+export function authenticateRequest(headers: IncomingHttpHeaders, tokens: AccessTokenVerifier): Caller {
   try {
     const token = bearerTokenFrom(headers.authorization);
     if (token === null) return { principal: null, authError: null };

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isProduction, type CommonEnvironment } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
 import { connectMongo, ensureIndexes, type IndexSpec, type MongoHandle } from '@platform/mongo';
+import { MongoCommandStats } from './mongo-command-stats';
 import { runService } from './run-service';
 
 export interface SubgraphEnvironment extends CommonEnvironment {
@@ -24,9 +25,16 @@ export interface SubgraphProcess<E extends SubgraphEnvironment, A extends Subgra
   name: string;
   loadEnvironment: () => E;
   indexes: readonly IndexSpec[];
-  /** Per-request MongoDB command counts (development and tests only). */
+  /** Per-request MongoDB command counts (development and tests only): createApp then gets `commandStats`. */
   monitorCommands?: boolean;
-  createApp: (deps: { env: E; mongo: MongoHandle; logger: Logger; production: boolean }) => Promise<A>;
+  createApp: (deps: {
+    env: E;
+    mongo: MongoHandle;
+    logger: Logger;
+    production: boolean;
+    /** Present only when monitorCommands is on and NODE_ENV is not production. */
+    commandStats: MongoCommandStats | undefined;
+  }) => Promise<A>;
   /** Extra readiness beyond MongoDB answering (e.g. a bootstrap that must finish). */
   ready?: (app: A) => boolean;
   /** Closes what createApp opened besides the Apollo server (internal clients, timers). */
@@ -40,11 +48,12 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     const env = definition.loadEnvironment();
     const logger = createLogger(definition.name, env.LOG_LEVEL);
     const production = isProduction(env);
-    const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, {
-      monitorCommands: (definition.monitorCommands ?? false) && !production,
-    });
+    // Never in production: command monitoring puts an AsyncLocalStorage scope and a listener on every request.
+    const monitorCommands = (definition.monitorCommands ?? false) && !production;
+    const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, { monitorCommands });
     await ensureIndexes(mongo.db, definition.indexes);
-    const app = await definition.createApp({ env, mongo, logger, production });
+    const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
+    const app = await definition.createApp({ env, mongo, logger, production, commandStats });
     await runService({
       name: definition.name,
       host: env.HOST,

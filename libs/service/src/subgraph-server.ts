@@ -8,8 +8,8 @@ import {
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AccessTokenVerifier, type Principal } from '@platform/auth';
-import { maskGraphQLError, type AppError } from '@platform/errors';
+import { AccessTokenVerifier, type RequestCaller } from '@platform/auth';
+import { maskGraphQLError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
 import type { MongoCommandStats } from './mongo-command-stats';
@@ -39,10 +39,7 @@ export function createSubgraphServer<TContext extends BaseContext>(
 }
 
 /** What every subgraph's request context starts with: the caller (or why its credential failed), request id, logger. */
-export interface BaseSubgraphContext extends BaseContext {
-  principal: Principal | null;
-  authError: AppError | null;
-  requestId: string;
+export interface BaseSubgraphContext extends BaseContext, RequestCaller {
   logger: Logger;
 }
 
@@ -63,13 +60,13 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
   maxBodyBytes: number;
   logger: Logger;
   context: (base: BaseSubgraphContext) => TContext;
-  /** Development only: per-request MongoDB command counts in `extensions.mongoCommands`. */
+  /** Per-request MongoDB command counts in `extensions.mongoCommands` (runSubgraph gives it outside production). */
   commandStats?: MongoCommandStats | undefined;
 }): Promise<StartedSubgraph<TContext>> {
   const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
     production: options.production,
   });
-  const stats = options.production ? undefined : options.commandStats;
+  const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
   await server.start();
   const tokens = new AccessTokenVerifier(options.jwtSecret);

@@ -1,6 +1,6 @@
 /**
  * API keys: created by a logged-in user with scopes no wider than its own, shown once and stored as a SHA-256 digest,
- * listed and revoked by their owner only; verified for the gateway (service principals only), which exchanges a
+ * listed and revoked by their owner only; verified for whatever executes supergraph operations (service principals only), which exchanges a
  * valid key for a short-lived JWT so that the subgraphs only ever verify JWTs.
  */
 import {
@@ -12,6 +12,7 @@ import {
   requirePrincipal,
   scopesForRole,
   type Principal,
+  type RequestCaller,
   type Role,
 } from '@platform/auth';
 import { ApiKeyCreate, API_KEYS_PER_USER_MAX, parseInput } from '@platform/contracts';
@@ -42,11 +43,6 @@ export interface ApiKeyPrincipal {
   scopes: string[];
 }
 
-export interface ApiKeyCaller {
-  principal: Principal | null;
-  authError: AppError | null;
-  requestId: string;
-}
 
 export type StoredApiKey = Omit<ApiKeyDocument, 'digest'>;
 
@@ -73,7 +69,7 @@ export class ApiKeyService {
     private readonly bootstrapKey: string | undefined,
   ) {}
 
-  async create(caller: ApiKeyCaller, rawInput: unknown): Promise<CreatedApiKey> {
+  async create(caller: RequestCaller, rawInput: unknown): Promise<CreatedApiKey> {
     const principal = requireKeyManager(caller);
     const input = parseInput(ApiKeyCreate, rawInput);
     const scopes = [...new Set(input.scopes)];
@@ -108,13 +104,13 @@ export class ApiKeyService {
   }
 
   /** The caller's own keys, admins included: a key is a personal credential, not an account record. */
-  async list(caller: ApiKeyCaller): Promise<StoredApiKey[]> {
+  async list(caller: RequestCaller): Promise<StoredApiKey[]> {
     const principal = requireKeyManager(caller);
     return this.keys.listByUser(principal.userId);
   }
 
   /** Another user's key answers 404 like a missing one, so ids reveal nothing. */
-  async revoke(caller: ApiKeyCaller, id: number): Promise<void> {
+  async revoke(caller: RequestCaller, id: number): Promise<void> {
     const principal = requireKeyManager(caller);
     if (!(await this.keys.deleteOwned(id, principal.userId))) throw notFound('API key', id);
     this.logger.info({ requestId: caller.requestId, apiKeyId: id, userId: principal.userId }, 'api key revoked');
@@ -124,7 +120,7 @@ export class ApiKeyService {
    * For the gateway only. null for an unknown or revoked key and for a key whose owner is gone or inactive.
    * The owner's current role caps the key's scopes (a demoted owner's keys lose what the new role lacks).
    */
-  async verify(caller: ApiKeyCaller, key: string): Promise<ApiKeyPrincipal | null> {
+  async verify(caller: RequestCaller, key: string): Promise<ApiKeyPrincipal | null> {
     requireService(caller.principal);
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) return null;
     // Constant-time whatever the lengths: both sides are hashed to equal-length digests first.
@@ -150,7 +146,7 @@ export class ApiKeyService {
   }
 
   /** Account deletion (internal): every key of the user goes; idempotent. */
-  async purgeUser(caller: ApiKeyCaller, userId: number): Promise<number> {
+  async purgeUser(caller: RequestCaller, userId: number): Promise<number> {
     requireService(caller.principal);
     const deleted = await this.keys.deleteByUser(userId);
     if (deleted > 0) this.logger.info({ requestId: caller.requestId, userId, count: deleted }, 'api keys purged');
@@ -159,7 +155,7 @@ export class ApiKeyService {
 }
 
 /** Keys are managed with a login token only: a key (or a service) cannot mint, list or revoke keys. */
-function requireKeyManager(caller: ApiKeyCaller): Principal & { userId: number } {
+function requireKeyManager(caller: RequestCaller): Principal & { userId: number } {
   const principal = requirePrincipal(caller.principal, caller.authError);
   if (principal.kind !== 'user' || principal.userId === null) {
     throw new AppError('FORBIDDEN', 'Not enough permissions: API keys are managed with a bearer token from a login');

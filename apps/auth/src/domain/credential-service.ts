@@ -9,6 +9,7 @@ import {
   requireScope,
   verifyPassword,
   type Principal,
+  type RequestCaller,
 } from '@platform/auth';
 import { AppError, notFound, validationError } from '@platform/errors';
 import { parseInput, ResetPassword } from '@platform/contracts';
@@ -56,7 +57,7 @@ export class CredentialService {
    * password may be omitted). Every refresh token of the user is revoked, so other sessions end at their next refresh.
    */
   async resetPassword(
-    caller: { principal: Principal | null; authError: AppError | null; requestId: string },
+    caller: RequestCaller,
     userId: number,
     args: ResetPasswordArgs,
   ): Promise<void> {

@@ -8,20 +8,12 @@ import {
   requireOwnerOrAdmin,
   requireScope,
   requireServicePrincipal,
+  type Caller,
   type Principal,
 } from '@platform/auth';
-import { ItemCreate, ItemReplace, ItemUpdate, parseInput, toCents } from '@platform/contracts';
+import { isEntityId, ItemCreate, ItemReplace, ItemUpdate, parseEntityId, parseInput, toCents } from '@platform/contracts';
 import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
 import type { ItemChanges, ItemDocument, ItemRepository } from '../data-access/item-repository';
-import { isEntityId, parseEntityId } from './ids';
-
-export interface Caller {
-  principal: Principal | null;
-  authError: AppError | null;
-}
-
-/** User.items returns at most this many items per user (argument `first`). */
-export const MAX_NESTED_FIRST = 100;
 
 /** GraphQL input (camelCase, ID strings) -> the contract's REST shape, keeping only the keys the client sent. */
 function toContractShape(input: unknown): Record<string, unknown> {
@@ -38,15 +30,6 @@ function toContractShape(input: unknown): Record<string, unknown> {
   return shaped;
 }
 
-export function parseNestedFirst(first: unknown): number {
-  if (first === undefined || first === null) return 20;
-  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > MAX_NESTED_FIRST) {
-    throw new AppError('BAD_USER_INPUT', `first must be an integer from 1 to ${MAX_NESTED_FIRST}`, {
-      details: [{ field: 'first', message: `must be an integer from 1 to ${MAX_NESTED_FIRST}` }],
-    });
-  }
-  return first;
-}
 
 /** Only an admin chooses an item's owner; anyone else may name only themselves (403 otherwise). */
 function checkOwnerChoice(principal: Principal, ownerId: number | null | undefined): void {

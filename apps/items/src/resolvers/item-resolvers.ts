@@ -2,7 +2,7 @@
 import { requireScope } from '@platform/auth';
 import { fromCents } from '@platform/contracts';
 import type { ItemDocument } from '../data-access/item-repository';
-import { isEntityId } from '../domain/ids';
+import { isEntityId } from '@platform/contracts';
 import type { ItemsContext } from '../context';
 
 export const itemResolvers = {

@@ -1,7 +1,7 @@
 /** The User entity as this subgraph extends it: a user's items, batched across every user in the response. */
 import { requireScope } from '@platform/auth';
-import { isEntityId } from '../domain/ids';
-import { parseNestedFirst } from '../domain/item-service';
+import { isEntityId } from '@platform/contracts';
+import { parseNestedFirst } from '@platform/listing';
 import type { ItemsContext } from '../context';
 
 interface UserReference {

@@ -1,12 +1,11 @@
 /** Use cases on comments: listing a post's comments (posts:read), writing (posts:write; authors their own, admins all). */
 import { notFound } from '@platform/errors';
-import { requireOwnerOrAdmin, requireScope, type Principal } from '@platform/auth';
-import { CommentCreate, CommentUpdate, parseInput } from '@platform/contracts';
+import { requireOwnerOrAdmin, requireScope, type Caller, type Principal } from '@platform/auth';
+import { CommentCreate, CommentUpdate, parseEntityId, parseInput } from '@platform/contracts';
 import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
 import type { CommentDocument, CommentRepository } from '../data-access/comment-repository';
 import type { PostRepository } from '../data-access/post-repository';
-import { actingUserId, type Caller } from './caller';
-import { parseEntityId } from './ids';
+import { actingUserId } from './caller';
 
 export class CommentService {
   constructor(

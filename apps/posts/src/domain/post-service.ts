@@ -4,14 +4,13 @@
  * No transactions (FerretDB v1): every multi-step write is ordered so that a retry completes it.
  */
 import { notFound } from '@platform/errors';
-import { requireOwnerOrAdmin, requireScope, requireServicePrincipal, type Principal } from '@platform/auth';
-import { parseInput, PostCreate, PostReplace, PostUpdate } from '@platform/contracts';
+import { requireOwnerOrAdmin, requireScope, requireServicePrincipal, type Caller, type Principal } from '@platform/auth';
+import { parseEntityId, parseInput, PostCreate, PostReplace, PostUpdate } from '@platform/contracts';
 import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
 import type { PostChanges, PostDocument, PostRepository } from '../data-access/post-repository';
 import type { CommentRepository } from '../data-access/comment-repository';
 import type { LikeRepository } from '../data-access/like-repository';
-import { actingUserId, type Caller } from './caller';
-import { parseEntityId } from './ids';
+import { actingUserId } from './caller';
 
 export class PostService {
   constructor(

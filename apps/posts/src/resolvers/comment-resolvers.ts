@@ -1,7 +1,7 @@
 /** Resolvers of the Comment type: field mapping, the author and post references, entity lookups (batched). */
 import { requireScope } from '@platform/auth';
 import type { CommentDocument } from '../data-access/comment-repository';
-import { isEntityId } from '../domain/ids';
+import { isEntityId } from '@platform/contracts';
 import type { PostsContext } from '../context';
 
 export const commentResolvers = {

@@ -1,8 +1,8 @@
 /** Resolvers of the Post type: field mapping, the author reference, its comments (batched), entity lookups (batched). */
 import { requireScope } from '@platform/auth';
 import type { PostDocument } from '../data-access/post-repository';
-import { parseNestedFirst } from '../domain/caller';
-import { isEntityId } from '../domain/ids';
+import { isEntityId } from '@platform/contracts';
+import { parseNestedFirst } from '@platform/listing';
 import type { PostsContext } from '../context';
 
 export const postResolvers = {

@@ -1,7 +1,7 @@
 /** The User entity as this subgraph extends it: a user's posts, batched across every user in the response. */
 import { requireScope } from '@platform/auth';
-import { parseNestedFirst } from '../domain/caller';
-import { isEntityId } from '../domain/ids';
+import { isEntityId } from '@platform/contracts';
+import { parseNestedFirst } from '@platform/listing';
 import type { PostsContext } from '../context';
 
 interface UserReference {

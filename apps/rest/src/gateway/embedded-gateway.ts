@@ -34,7 +34,7 @@ export interface EmbeddedGatewayOptions {
   subgraphTimeoutMs: number;
   logger: Logger;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
-  apiKeys: Pick<ApiKeyExchange, 'authorizationFor'>;
+  apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
   /** Runs after the executor stopped (e.g. closes the exchange's client of the auth subgraph). */
   onClose?: () => Promise<void>;
 }
@@ -54,7 +54,11 @@ export class EmbeddedGateway implements Gateway {
       includeStacktraceInErrorResponses: false,
       // Only the facade's own documents run here; nothing is served over HTTP.
       introspection: false,
-      plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), warmUpPlugin()],
+      plugins: [
+        ApolloServerPluginLandingPageDisabled(),
+        ApolloServerPluginCacheControlDisabled(),
+        warmUpPlugin(),
+      ],
     });
     await server.start();
     return new EmbeddedGateway(server, options.apiKeys, async () => {
@@ -69,9 +73,7 @@ export class EmbeddedGateway implements Gateway {
     credentials: CallCredentials,
   ): Promise<TData> {
     const { requestId, apiKey } = credentials;
-    const authorization =
-      credentials.authorization ||
-      (apiKey !== undefined ? await this.exchange(apiKey, requestId) : undefined);
+    const authorization = await this.forwardedAuthorization(credentials);
     const response = await this.server.executeOperation<TData>(
       { query: op.document, operationName: op.name, variables },
       { contextValue: { requestId, authorization, apiKey } },
@@ -98,10 +100,14 @@ export class EmbeddedGateway implements Gateway {
     await this.closePools();
   }
 
-  /** An invalid key is a 401 `Invalid API Key`; auth unreachable is a 503, as through the gateway process. */
-  private async exchange(apiKey: string, requestId: string): Promise<string> {
+  /** As the gateway process does: an invalid key is a 401 `Invalid API Key`, auth unreachable a 503. */
+  private async forwardedAuthorization(credentials: CallCredentials): Promise<string | undefined> {
     try {
-      return await this.apiKeys.authorizationFor(apiKey, requestId);
+      return await this.apiKeys.forwardedAuthorization(
+        credentials.authorization,
+        credentials.apiKey,
+        credentials.requestId,
+      );
     } catch (error) {
       if (error instanceof GraphQLError)
         throw fromGatewayError({ message: error.message, extensions: error.extensions });

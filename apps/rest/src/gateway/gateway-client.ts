@@ -27,7 +27,11 @@ export interface CallCredentials {
 
 /** What the routes execute their operations with, whichever GATEWAY_MODE runs. */
 export interface Gateway {
-  execute<TData>(op: Operation<TData>, variables: Record<string, unknown>, credentials: CallCredentials): Promise<TData>;
+  execute<TData>(
+    op: Operation<TData>,
+    variables: Record<string, unknown>,
+    credentials: CallCredentials,
+  ): Promise<TData>;
   /** Dry-runs each operation once (no subgraph is called) so its plan is cached; resolves to how many got planned. */
   warmUp(operations: readonly Operation<unknown>[]): Promise<number>;
   close(): Promise<void>;
@@ -58,7 +62,11 @@ export class GatewayClient implements Gateway {
     this.path = parsed.pathname;
   }
 
-  async execute<TData>(op: Operation<TData>, variables: Record<string, unknown>, credentials: CallCredentials): Promise<TData> {
+  async execute<TData>(
+    op: Operation<TData>,
+    variables: Record<string, unknown>,
+    credentials: CallCredentials,
+  ): Promise<TData> {
     const headers: Record<string, string> = {
       ...this.fixedHeaders,
       'content-type': 'application/json',
@@ -66,37 +74,29 @@ export class GatewayClient implements Gateway {
     };
     if (credentials.authorization) headers['authorization'] = credentials.authorization;
     if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
-    let payload: GraphQLResponse<TData>;
+    let answer: { status: number; payload: GraphQLResponse<TData> };
     try {
-      const response = await this.pool.request({
-        method: 'POST',
-        path: this.path,
-        headers,
-        body: JSON.stringify({ operationName: op.name, query: op.document, variables }),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      payload = (await response.body.json()) as GraphQLResponse<TData>;
+      answer = await this.post<TData>(headers, { operationName: op.name, query: op.document, variables });
     } catch (error) {
       throw unavailable(error);
     }
-    return dataOf(payload);
+    return dataOf(answer.payload);
   }
 
   async warmUp(operations: readonly Operation<unknown>[]): Promise<number> {
     let planned = 0;
     for (const op of operations) {
       try {
-        const response = await this.pool.request({
-          method: 'POST',
-          path: this.path,
-          headers: { ...this.fixedHeaders, 'content-type': 'application/json', [WARM_UP_HEADER]: '1', [REQUEST_ID_HEADER]: 'warm-up' },
-          body: JSON.stringify({ operationName: op.name, query: op.document }),
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        });
-        const payload = (await response.body.json()) as GraphQLResponse<unknown>;
-        if (response.statusCode === 200 && wasPlanned(payload)) planned += 1;
+        const { status, payload } = await this.post(
+          {
+            ...this.fixedHeaders,
+            'content-type': 'application/json',
+            [WARM_UP_HEADER]: '1',
+            [REQUEST_ID_HEADER]: 'warm-up',
+          },
+          { operationName: op.name, query: op.document },
+        );
+        if (status === 200 && wasPlanned(payload)) planned += 1;
       } catch {
         // The gateway is unreachable: stop here (start-up must not wait out a timeout per document); the first real
         // call of each operation plans instead.
@@ -109,18 +109,38 @@ export class GatewayClient implements Gateway {
   close(): Promise<void> {
     return this.pool.close();
   }
+
+  /** One POST to the gateway; rejects when no JSON answer arrives in time. */
+  private async post<TData>(
+    headers: Record<string, string>,
+    body: { operationName: string; query: string; variables?: Record<string, unknown> },
+  ): Promise<{ status: number; payload: GraphQLResponse<TData> }> {
+    const response = await this.pool.request({
+      method: 'POST',
+      path: this.path,
+      headers,
+      body: JSON.stringify(body),
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+    return { status: response.statusCode, payload: (await response.body.json()) as GraphQLResponse<TData> };
+  }
 }
 
 /** The data of an operation's result, or its first error as an AppError. */
 export function dataOf<TData>(payload: GraphQLResponse<TData>): TData {
   const first = payload.errors?.[0];
   if (first) throw fromGatewayError(first);
-  if (payload.data === undefined || payload.data === null) throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+  if (payload.data === undefined || payload.data === null)
+    throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
   return payload.data;
 }
 
 export const unavailable = (cause: unknown) =>
-  new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { cause, headers: { 'retry-after': '5' } });
+  new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', {
+    cause,
+    headers: { 'retry-after': '5' },
+  });
 
 /** A subgraph the gateway could not reach surfaces as a 503 with Retry-After, not as a generic 500. */
 export function fromGatewayError(error: GraphQLErrorLike): AppError {

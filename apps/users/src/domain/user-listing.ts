@@ -1,7 +1,8 @@
 /** The users listing (scope users:read): filters, sorts and pages planned by @platform/listing, run on the users collection. */
 import { LISTINGS, planMongoList, toConnection, type Connection, type ConnectionArgs } from '@platform/listing';
 import type { UserDocument, UserRepository } from '../data-access/user-repository';
-import type { Caller, UserService } from './user-service';
+import type { RequestCaller } from '@platform/auth';
+import type { UserService } from './user-service';
 
 export type UsersListArgs = ConnectionArgs;
 
@@ -12,7 +13,7 @@ export class UserListing {
     private readonly cursorSecret: Buffer,
   ) {}
 
-  async list(caller: Caller, args: UsersListArgs): Promise<Connection<UserDocument>> {
+  async list(caller: RequestCaller, args: UsersListArgs): Promise<Connection<UserDocument>> {
     this.users.requireReader(caller);
     const plan = planMongoList(LISTINGS.users, args, this.cursorSecret);
     const docs = await this.repository.list(plan);

@@ -4,7 +4,7 @@
  */
 import { AppError, notFound } from '@platform/errors';
 import { parseInput, UserCreate, UserReplace, UserUpdate } from '@platform/contracts';
-import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal } from '@platform/auth';
+import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type RequestCaller } from '@platform/auth';
 import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
 import type { ProfileChanges, UserDocument, UserRepository } from '../data-access/user-repository';
@@ -19,12 +19,6 @@ export interface AccountPurger {
   purge(userId: number, requestId: string): Promise<void>;
 }
 
-/** The caller as every resolver sees it: principal or the authentication error the context recorded. */
-export interface Caller {
-  principal: Principal | null;
-  authError: AppError | null;
-  requestId: string;
-}
 
 /** GraphQL's UpdateUserInput (camelCase); mapped onto the REST contract so both transports share one rule set. */
 export interface UpdateUserArgs {
@@ -70,13 +64,13 @@ export class UserService {
     return user;
   }
 
-  me(caller: Caller): Promise<UserDocument | null> {
+  me(caller: RequestCaller): Promise<UserDocument | null> {
     const principal = requireScope(caller.principal, 'users:read', caller.authError);
     if (principal.userId === null) return Promise.resolve(null);
     return this.users.findById(principal.userId);
   }
 
-  async findVisible(caller: Caller, id: number, includeInactive: boolean): Promise<UserDocument | null> {
+  async findVisible(caller: RequestCaller, id: number, includeInactive: boolean): Promise<UserDocument | null> {
     requireScope(caller.principal, 'users:read', caller.authError);
     const user = await this.users.findById(id);
     if (!user || (!user.isActive && !includeInactive)) return null;
@@ -84,16 +78,16 @@ export class UserService {
   }
 
   /** For the auth subgraph only (service principal): role and state are read here at every login and refresh. */
-  accountStatus(caller: Caller, id: number): Promise<UserDocument | null> {
+  accountStatus(caller: RequestCaller, id: number): Promise<UserDocument | null> {
     requireService(caller.principal);
     return this.users.findById(id);
   }
 
-  requireReader(caller: Caller): Principal {
+  requireReader(caller: RequestCaller): Principal {
     return requireScope(caller.principal, 'users:read', caller.authError);
   }
 
-  async update(caller: Caller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+  async update(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
     const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
     const changes: ProfileChanges = {};
     if (input.email !== undefined) changes.email = input.email;
@@ -101,12 +95,12 @@ export class UserService {
     return this.writeProfile(caller, id, changes);
   }
 
-  async replace(caller: Caller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+  async replace(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
     const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));
     return this.writeProfile(caller, id, { email: input.email, fullName: input.full_name ?? null });
   }
 
-  async setActive(caller: Caller, id: number, isActive: boolean): Promise<UserDocument> {
+  async setActive(caller: RequestCaller, id: number, isActive: boolean): Promise<UserDocument> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     // Only an admin changes account state: a deactivated member must not re-activate itself.
     if (!isAdmin(principal)) throw new AppError('FORBIDDEN', 'Not enough permissions: only an admin may change account state');
@@ -117,7 +111,7 @@ export class UserService {
   }
 
   /** Deletes the other services' data first (each call idempotent), then the profile; a failed call leaves a retryable 503. */
-  async delete(caller: Caller, id: number): Promise<boolean> {
+  async delete(caller: RequestCaller, id: number): Promise<boolean> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, id);
     const user = await this.users.findById(id);
@@ -136,7 +130,7 @@ export class UserService {
     return true;
   }
 
-  private async writeProfile(caller: Caller, id: number, changes: ProfileChanges): Promise<UserDocument> {
+  private async writeProfile(caller: RequestCaller, id: number, changes: ProfileChanges): Promise<UserDocument> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, id);
     const current = await this.users.findById(id);

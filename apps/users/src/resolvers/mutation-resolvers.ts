@@ -1,5 +1,5 @@
 /** Root mutations of the users subgraph; every rule lives in the domain service. */
-import { parseEntityId } from '../domain/ids';
+import { parseEntityId } from '@platform/contracts';
 import type { UpdateUserArgs } from '../domain/user-service';
 import type { UsersContext } from '../context';
 import { registeredInRequest } from './user-resolvers';

@@ -1,5 +1,5 @@
 /** Root queries of the users subgraph. */
-import { parseEntityId } from '../domain/ids';
+import { parseEntityId } from '@platform/contracts';
 import type { UsersContext } from '../context';
 import type { UserDocument } from '../data-access/user-repository';
 import type { UsersListArgs } from '../domain/user-listing';
