@@ -46,7 +46,7 @@ const ALLOWED_CALLERS: Record<string, string[]> = {
   auth: ['gateway', 'users'],
   posts: ['gateway', 'users'],
   mongo: ['auth', 'items', 'mongo', 'mongo-init', 'posts', 'users'],
-  redis: ['gateway', 'rest'],
+  redis: ['auth', 'gateway', 'rest'],
 };
 
 const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-environment.ts'));
@@ -230,7 +230,8 @@ describe('deployment: docker-compose.yml', () => {
     for (const subgraph of SUBGRAPH_NAMES) {
       const environment = compose.services[subgraph]!['environment'] as Record<string, string>;
       expect(environment['MONGO_URL']).toBe('mongodb://mongo:27017/?replicaSet=rs0');
-      expect(Object.keys(compose.services[subgraph]!['depends_on'])).toEqual(['mongo']);
+      const usesRedis = appVariables[subgraph].some((v) => v.name === 'REDIS_URL');
+      expect(Object.keys(compose.services[subgraph]!['depends_on'])).toEqual(usesRedis ? ['mongo', 'redis'] : ['mongo']);
     }
     for (const app of APP_NAMES.filter((a) => appVariables[a].some((v) => v.name === 'REDIS_URL'))) {
       expect(compose.services[app]!['environment']['REDIS_URL']).toBe('redis://redis:6379');

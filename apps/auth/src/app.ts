@@ -3,13 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
-import { startSubgraph } from '@platform/service';
+import { startSubgraph, type GraphQLLimits } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
 import { CredentialService } from './domain/credential-service';
 import { RefreshTokenRepository } from './data-access/refresh-token-repository';
 import type { AccountDirectory } from './data-access/account-directory';
 import { TokenService } from './domain/token-service';
+import { LoginThrottle } from './domain/login-throttle';
+import type { Limiter } from '@platform/rate-limit';
 import type { AuthContext } from './context';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
@@ -22,6 +24,8 @@ import {
 } from './resolvers/api-key-resolvers';
 
 export interface AuthAppDeps {
+  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
+  limits?: GraphQLLimits | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -34,6 +38,8 @@ export interface AuthAppDeps {
   accounts: AccountDirectory;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** The login budget per client IP + username (Redis-backed in main.ts). */
+  loginLimiter: Limiter;
 }
 
 export interface AuthApp {
@@ -44,13 +50,14 @@ export interface AuthApp {
 export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
   const credentialRepository = new CredentialRepository(deps.db);
   const refreshTokens = new RefreshTokenRepository(deps.db);
-  const credentials = new CredentialService(credentialRepository, refreshTokens, deps.logger);
+  const credentials = new CredentialService(credentialRepository, refreshTokens, deps.logger, deps.accounts);
   const tokens = new TokenService(
     credentialRepository,
     refreshTokens,
     deps.accounts,
     { jwtSecret: deps.jwtSecret, accessTokenTtl: deps.accessTokenTtl, refreshTokenTtl: deps.refreshTokenTtl },
     deps.logger,
+    new LoginThrottle(deps.loginLimiter),
   );
   const apiKeys = new ApiKeyService(
     new ApiKeyRepository(deps.db),
@@ -69,6 +76,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     typeDefs,
     resolvers,
     production: deps.production,
+    limits: deps.limits,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

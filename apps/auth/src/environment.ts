@@ -1,6 +1,6 @@
 /** The auth subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+import { commonEnvironment, loadEnvironment, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4003),
@@ -10,6 +10,13 @@ const schema = commonEnvironment.extend({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Refresh-token lifetime in seconds (default 14 days); each rotation issues a token with a fresh lifetime. */
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(1_209_600),
+  /** The login throttle (apps/auth/src/domain/login-throttle.ts): attempts per client IP + username and window. */
+  REDIS_URL: z.string().optional(),
+  RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
+  LOGIN_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
   /** A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. */
   BOOTSTRAP_API_KEY: z
     .string()
@@ -18,9 +25,9 @@ const schema = commonEnvironment.extend({
     .transform((v) => (v === '' ? undefined : v)),
 });
 
-export type AuthEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+export type AuthEnvironment = z.infer<typeof schema> & ResolvedSecrets;
 
 export function loadAuthEnvironment(): AuthEnvironment {
   const env = loadEnvironment(schema);
-  return { ...env, jwtSecret: resolveJwtSecret(env) };
+  return { ...env, ...resolveSecrets(env) };
 }

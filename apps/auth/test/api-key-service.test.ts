@@ -7,7 +7,7 @@ import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@platform/mongo';
 import { InternalGraphQLClient } from '@platform/service';
-import { http, testStack } from '@platform/testing';
+import { http, stackSubgraphSecret, testStack } from '@platform/testing';
 import { ApiKeyRepository, API_KEYS_COLLECTION, apiKeyIndexes } from '../src/data-access/api-key-repository';
 import { UsersAccountDirectory } from '../src/data-access/account-directory';
 import { ApiKeyService } from '../src/domain/api-key-service';
@@ -28,7 +28,11 @@ describe('ApiKeyService (component)', () => {
   beforeAll(async () => {
     mongo = await connectMongo(stack.mongoUrl, `api_auth_keys_${unique()}`, 'api-key-test');
     await ensureIndexes(mongo.db, apiKeyIndexes);
-    usersClient = new InternalGraphQLClient(`${stack.urls['users']}/graphql`, 'auth', stack.jwtSecret);
+    usersClient = new InternalGraphQLClient(`${stack.urls['users']}/graphql`, {
+      caller: 'auth',
+      jwtSecret: stack.jwtSecret,
+      subgraphSecret: stackSubgraphSecret(stack),
+    });
     keys = new ApiKeyService(new ApiKeyRepository(mongo.db), new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP);
     const username = `akc${unique()}`;
     const created = await http.post(`${stack.restUrl}/users/`, { json: { username, email: `${username}@example.com`, password: 'component-pass-1' } });

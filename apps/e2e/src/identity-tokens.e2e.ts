@@ -275,8 +275,10 @@ describe('identity: account state and passwords', () => {
     expect(included.status).toBe(200);
     expect(included.body.is_active).toBe(false);
 
+    // A deactivated user's own token is dead (issue 13): it cannot re-activate the account, nor do anything else.
     const selfActivate = await http.post(rest(`/users/${user.id}/activate`), { token: tokens.access_token });
-    expect(selfActivate.status).toBe(403);
+    expect(selfActivate.status).toBe(401);
+    expect(selfActivate.body).toEqual({ detail: 'Invalid token' });
     const activated = await http.post(rest(`/users/${user.id}/activate`), { token: admin });
     expect(activated.status).toBe(200);
     expect(activated.body.is_active).toBe(true);

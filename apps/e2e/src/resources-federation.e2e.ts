@@ -13,8 +13,11 @@ import {
 } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { signInternalToken } from '@platform/auth';
-import { http } from '@platform/testing';
+import { http, stackSubgraphSecret } from '@platform/testing';
 import { gatewayGraphql, member, rest, stack, type Member } from './test/resources-support';
+
+/** What the gateway presents to the subgraphs: these tests call them directly, as the gateway does. */
+const secretHeaders = { 'x-subgraph-secret': stackSubgraphSecret(stack) };
 
 // Registrations hash passwords (argon2id) on a shared 2-core machine: allow more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -39,6 +42,8 @@ class RecordingDataSource extends RemoteGraphQLDataSource<RecordingContext> {
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RecordingContext>): void {
+    // The subgraphs answer only callers holding the gateway's secret.
+    request.http?.headers.set('x-subgraph-secret', stackSubgraphSecret(stack));
     if ('authorization' in context)
       request.http?.headers.set('authorization', (context as RecordingContext).authorization);
   }
@@ -160,7 +165,7 @@ describe('federation', () => {
       `${stack.urls['posts']}/graphql`,
       'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Post { id title comments(first: 3) { id } } } }',
       { r: representations },
-      { token },
+      { token, headers: secretHeaders },
     );
     expect(entities.body.errors).toBeUndefined();
     expect(entities.body.data._entities).toHaveLength(6);
@@ -176,7 +181,7 @@ describe('federation', () => {
           ...users.map((u) => ({ __typename: 'User', id: String(u.id) })),
         ],
       },
-      { token },
+      { token, headers: secretHeaders },
     );
     expect(items.body.errors).toBeUndefined();
     expect(
@@ -189,7 +194,7 @@ describe('federation', () => {
 describe('user deletion cascade (internal purge mutations)', () => {
   const serviceToken = () => signInternalToken('users', stack.jwtSecret);
   const callSubgraph = (name: string, query: string, token: string, variables: Record<string, unknown>) =>
-    http.graphql(`${stack.urls[name]}/graphql`, query, variables, { token });
+    http.graphql(`${stack.urls[name]}/graphql`, query, variables, { token, headers: secretHeaders });
   const PURGE_OWNER = 'mutation ($userId: ID!) { _purgeOwner(userId: $userId) }';
   const PURGE_AUTHOR = 'mutation ($userId: ID!) { _purgeAuthor(userId: $userId) }';
 

@@ -1,7 +1,7 @@
 /**
  * The federation gateway process: serves the supergraph executor of @platform/federation (credentials and request id
  * forwarded, a deadline on every subgraph call) over HTTP and masks internal errors. Hardening: rate limits,
- * depth / alias / cost limits, no batching, helmet and CORS headers.
+ * GraphQL Armor's operation limits (libs/service), no batching, helmet and CORS headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
@@ -12,17 +12,18 @@ import {
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { maskGraphQLError } from '@platform/errors';
 import {
+  CLIENT_IP_HEADER,
   createSupergraphGateway,
   warmUpPlugin,
   WARM_UP_HEADER,
+  type AccessTokenStatus,
   type ApiKeyExchange,
   type FederationContext,
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
-import { createGraphQLHandler } from '@platform/service';
-import type { GatewayRateLimiter } from './gateway-rate-limit';
-import { aliasLimitRule, costLimitPlugin, depthLimitRule, type GraphQLLimits } from './graphql-limits';
+import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/service';
+import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { createHttpHardening } from './http-hardening';
 
 export type GatewayContext = FederationContext;
@@ -35,8 +36,14 @@ export interface GatewayAppOptions {
   introspection: boolean;
   maxBodyBytes: number;
   subgraphTimeoutMs: number;
+  /** SUBGRAPH_SECRET, presented on every subgraph call. */
+  subgraphSecret: string;
+  /** TRUST_PROXY: which X-Forwarded-For entry names the client (for the login throttle at the auth subgraph). */
+  trustProxy: string;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs. */
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
+  /** Refuses the bearer token of a deleted or deactivated user, or one issued before a password reset. */
+  tokenStatus: Pick<AccessTokenStatus, 'check'>;
   limits: GraphQLLimits;
   /** CORS allowlist (comma-separated origins, or `*`); empty: no cross-origin access. */
   corsOrigins: string;
@@ -55,6 +62,10 @@ export interface GatewayApp {
 
 export async function createGatewayApp(options: GatewayAppOptions): Promise<GatewayApp> {
   const { gateway, close } = createSupergraphGateway(options);
+  const limits = graphqlLimits<GatewayContext>(options.limits, {
+    production: options.production,
+    isFacadeCall: (context) => context.facade === true,
+  });
   const server = new ApolloServer<GatewayContext>({
     gateway,
     formatError: maskGraphQLError,
@@ -65,11 +76,12 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     allowBatchedHttpRequests: false,
     // Bounds the parser's work on an oversized document before validation sees it.
     parseOptions: { maxTokens: 10_000 },
-    validationRules: [depthLimitRule(options.limits.maxDepth), aliasLimitRule(options.limits.maxAliases)],
+    // Armor's rules run in validation: a refused document never reaches the query planner or a subgraph.
+    validationRules: limits.validationRules,
     plugins: [
       // No subgraph declares cache hints; the plugin would only add per-request work.
       ApolloServerPluginCacheControlDisabled(),
-      costLimitPlugin<GatewayContext>(options.limits.maxCost),
+      ...limits.plugins,
       warmUpPlugin<GatewayContext>(),
       options.production
         ? ApolloServerPluginLandingPageDisabled()
@@ -83,10 +95,15 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     logger: options.logger,
     context: async (req, requestId) => {
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
+      await options.tokenStatus.check(req.headers.authorization, requestId);
       // A key alone is exchanged once here (a bad key fails the whole operation with 401).
       const authorization = await options.apiKeys.forwardedAuthorization(req.headers.authorization, apiKey, requestId);
-      const warmUp = req.headers[WARM_UP_HEADER] === '1' && options.isFacade(req.headers[FACADE_PROOF_HEADER]);
-      return { requestId, authorization, apiKey, warmUp };
+      const facade = options.isFacade(req.headers[FACADE_PROOF_HEADER]);
+      const warmUp = facade && req.headers[WARM_UP_HEADER] === '1';
+      // The facade names its own client; anyone else is the client (behind TRUST_PROXY's proxies).
+      const forwardedIp = facade ? req.headers[CLIENT_IP_HEADER] : undefined;
+      const ip = typeof forwardedIp === 'string' && forwardedIp !== '' ? forwardedIp : clientIp(req, options.trustProxy);
+      return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip };
     },
   });
   const hardening = createHttpHardening({ production: options.production, corsOrigins: options.corsOrigins });

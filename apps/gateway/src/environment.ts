@@ -5,7 +5,8 @@ import {
   commonEnvironment,
   loadEnvironment,
   port,
-  resolveJwtSecret,
+  resolveSecrets,
+  type ResolvedSecrets,
   supergraphEnvironment,
 } from '@platform/config';
 
@@ -13,10 +14,6 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   PORT: port(4000),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   GRAPHQL_INTROSPECTION: booleanFlag(true),
-  /** Per operation: deepest field nesting, aliased fields, estimated objects returned (apps/gateway/src/graphql-limits.ts). */
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
-  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(30),
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(25_000),
   /** Rate limits for direct GraphQL clients (the REST facade's calls are exempt: it limits its own callers). */
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
@@ -28,11 +25,11 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
 });
 
-export type GatewayEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+export type GatewayEnvironment = z.infer<typeof schema> & ResolvedSecrets;
 
 export function loadGatewayEnvironment(): GatewayEnvironment {
   const env = loadEnvironment(schema);
   // Apollo's gateway reports usage metrics to Apollo's servers unless this is set; nothing here may call out.
   process.env['APOLLO_TELEMETRY_DISABLED'] = 'true';
-  return { ...env, jwtSecret: resolveJwtSecret(env) };
+  return { ...env, ...resolveSecrets(env) };
 }

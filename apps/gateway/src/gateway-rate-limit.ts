@@ -37,7 +37,7 @@ export interface GatewayRateLimiter {
 }
 
 /** The client address: the socket peer, or X-Forwarded-For under TRUST_PROXY (`true`: leftmost; N: N proxies). */
-function clientIp(req: IncomingMessage, trustProxy: string): string {
+export function clientIp(req: IncomingMessage, trustProxy: string): string {
   const peer = req.socket.remoteAddress ?? 'unknown';
   const trust = trustProxy.trim().toLowerCase();
   if (trust === '' || trust === 'false' || trust === '0') return peer;

@@ -1,9 +1,9 @@
 /** Entry point of the gateway process. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProduction, subgraphUrlsOf } from '@platform/config';
+import { graphqlLimitsOf, isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { ApiKeyExchange } from '@platform/federation';
+import { AccessTokenStatus, ApiKeyExchange } from '@platform/federation';
 import { facadeProofChecker } from '@platform/rate-limit';
 import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
@@ -15,7 +15,18 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway', env.LOG_LEVEL);
   const supergraphSdl = readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8');
   // Straight to the auth subgraph (its internal _verifyApiKey is not in the supergraph's API schema).
-  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'gateway', env.jwtSecret, env.SUBGRAPH_TIMEOUT_MS);
+  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, {
+    caller: 'gateway',
+    jwtSecret: env.jwtSecret,
+    subgraphSecret: env.subgraphSecret,
+    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+  });
+  const usersClient = new InternalGraphQLClient(env.USERS_SUBGRAPH_URL, {
+    caller: 'gateway',
+    jwtSecret: env.jwtSecret,
+    subgraphSecret: env.subgraphSecret,
+    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+  });
   const rateLimiter = createGatewayRateLimiter({
     redisUrl: env.REDIS_URL,
     points: env.RATE_LIMIT_POINTS,
@@ -41,7 +52,14 @@ async function main(): Promise<void> {
       cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
       cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
     }),
-    limits: { maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
+    tokenStatus: new AccessTokenStatus({
+      users: usersClient,
+      jwtSecret: env.jwtSecret,
+      cacheTtlMs: env.TOKEN_STATUS_CACHE_TTL_MS,
+    }),
+    limits: graphqlLimitsOf(env),
+    subgraphSecret: env.subgraphSecret,
+    trustProxy: env.TRUST_PROXY,
     corsOrigins: env.CORS_ORIGINS,
     rateLimiter,
     isFacade: facadeProofChecker(env.jwtSecret),
@@ -58,6 +76,7 @@ async function main(): Promise<void> {
     onShutdown: async () => {
       await app.server.stop();
       await authClient.close();
+      await usersClient.close();
       await app.close();
       await rateLimiter.close();
     },

@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { startSubgraph, type MongoCommandStats } from '@platform/service';
+import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { ItemRepository } from './data-access/item-repository';
 import { ItemService } from './domain/item-service';
@@ -15,6 +15,8 @@ import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 
 export interface ItemsAppDeps {
+  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
+  limits?: GraphQLLimits | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -36,6 +38,7 @@ export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
     typeDefs,
     resolvers: { ...itemResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
     production: deps.production,
+    limits: deps.limits,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

@@ -9,12 +9,13 @@ runSubgraph({
   loadEnvironment: loadItemsEnvironment,
   indexes: itemIndexes,
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, commandStats }) =>
+  createApp: ({ env, mongo, logger, production, limits, commandStats }) =>
     createItemsApp({
       db: mongo.db,
       logger,
       jwtSecret: env.jwtSecret,
       production,
+      limits,
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
     }),

@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { startSubgraph, type MongoCommandStats } from '@platform/service';
+import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { PostRepository } from './data-access/post-repository';
 import { CommentRepository } from './data-access/comment-repository';
@@ -19,6 +19,8 @@ import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 
 export interface PostsAppDeps {
+  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
+  limits?: GraphQLLimits | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -49,6 +51,7 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
       ...mutationResolvers,
     },
     production: deps.production,
+    limits: deps.limits,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

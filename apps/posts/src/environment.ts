@@ -1,6 +1,6 @@
 /** The posts subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+import { commonEnvironment, loadEnvironment, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4004),
@@ -9,9 +9,9 @@ const schema = commonEnvironment.extend({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });
 
-export type PostsEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+export type PostsEnvironment = z.infer<typeof schema> & ResolvedSecrets;
 
 export function loadPostsEnvironment(): PostsEnvironment {
   const env = loadEnvironment(schema);
-  return { ...env, jwtSecret: resolveJwtSecret(env) };
+  return { ...env, ...resolveSecrets(env) };
 }

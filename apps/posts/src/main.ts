@@ -11,12 +11,13 @@ runSubgraph({
   loadEnvironment: loadPostsEnvironment,
   indexes: [...postIndexes, ...commentIndexes, ...likeIndexes],
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, commandStats }) =>
+  createApp: ({ env, mongo, logger, production, limits, commandStats }) =>
     createPostsApp({
       db: mongo.db,
       logger,
       jwtSecret: env.jwtSecret,
       production,
+      limits,
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
     }),

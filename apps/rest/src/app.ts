@@ -50,7 +50,6 @@ export function createRestApp(deps: RestAppDeps): Express {
   );
   app.use(express.urlencoded({ limit: env.MAX_BODY_BYTES, extended: false, parameterLimit: 100 }));
   app.use(unwrapVersionedBody);
-  app.use(limits.login);
 
   app.use(createRouter(allRoutes, { gateway: deps.gateway, env }));
   app.use(notFoundHandler);

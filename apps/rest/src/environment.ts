@@ -5,7 +5,8 @@ import {
   commonEnvironment,
   loadEnvironment,
   port,
-  resolveJwtSecret,
+  resolveSecrets,
+  type ResolvedSecrets,
   supergraphEnvironment,
 } from '@platform/config';
 
@@ -27,9 +28,6 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
-  LOGIN_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(10),
-  /** How long an IP + username stays locked out once its login budget is spent. */
-  LOGIN_RATE_LIMIT_BLOCK_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Redis unreachable: `open` = each instance limits on its own; `closed` = limited requests get 503. */
   RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
@@ -41,11 +39,11 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   TRUST_PROXY: z.string().default('false'),
 });
 
-export type RestEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+export type RestEnvironment = z.infer<typeof schema> & ResolvedSecrets;
 
 export function loadRestEnvironment(source?: Record<string, string | undefined>): RestEnvironment {
   const env = loadEnvironment(schema, source ? { source, exitOnError: false } : {});
   // Apollo's gateway reports usage metrics to Apollo's servers unless this is set; nothing here may call out.
   if (env.GATEWAY_MODE === 'embedded' && !source) process.env['APOLLO_TELEMETRY_DISABLED'] = 'true';
-  return { ...env, jwtSecret: resolveJwtSecret(env) };
+  return { ...env, ...resolveSecrets(env) };
 }

@@ -6,7 +6,7 @@ import { createRestApp } from './app';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { subgraphUrlsOf } from '@platform/config';
-import { ApiKeyExchange } from '@platform/federation';
+import { AccessTokenStatus, ApiKeyExchange } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { facadeProofHeaders } from '@platform/rate-limit';
 import { InternalGraphQLClient } from '@platform/service';
@@ -53,11 +53,23 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
   if (env.GATEWAY_MODE === 'remote')
     return new GatewayClient(env.GATEWAY_URL, env.GATEWAY_TIMEOUT_MS, facadeProofHeaders(env.jwtSecret));
   // Straight to the auth subgraph for API keys, as the gateway does (its _verifyApiKey is not in the supergraph).
-  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'rest', env.jwtSecret, env.SUBGRAPH_TIMEOUT_MS);
+  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, {
+    caller: 'rest',
+    jwtSecret: env.jwtSecret,
+    subgraphSecret: env.subgraphSecret,
+    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+  });
+  const usersClient = new InternalGraphQLClient(env.USERS_SUBGRAPH_URL, {
+    caller: 'rest',
+    jwtSecret: env.jwtSecret,
+    subgraphSecret: env.subgraphSecret,
+    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+  });
   const embedded = await EmbeddedGateway.start({
     supergraphSdl: readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8'),
     subgraphUrls: subgraphUrlsOf(env),
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+    subgraphSecret: env.subgraphSecret,
     logger,
     apiKeys: new ApiKeyExchange({
       auth: authClient,
@@ -65,7 +77,15 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
       cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
       cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
     }),
-    onClose: () => authClient.close(),
+    tokenStatus: new AccessTokenStatus({
+      users: usersClient,
+      jwtSecret: env.jwtSecret,
+      cacheTtlMs: env.TOKEN_STATUS_CACHE_TTL_MS,
+    }),
+    onClose: async () => {
+      await authClient.close();
+      await usersClient.close();
+    },
   });
   logger.info({ subgraphs: subgraphUrlsOf(env) }, 'gateway embedded: operations run in this process');
   return embedded;

@@ -1,6 +1,6 @@
 /**
  * The facade's rate limits against a real redis-server: exact budgets under concurrency, one budget shared by two
- * facade processes, the identity rules, every rate-limit header, login throttling, and the exempt endpoints.
+ * facade processes, the identity rules, every rate-limit header, and the exempt endpoints (login throttling lives in the auth subgraph: apps/e2e/src/hardening-abuse.e2e.ts).
  */
 import { http, testStack } from '@platform/testing';
 import {
@@ -15,8 +15,6 @@ import {
 
 const POINTS = 6;
 const WINDOW = 60;
-const LOGIN_POINTS = 3;
-const LOGIN_BLOCK = 120;
 
 describe('rate limits of the REST facade (own redis-server, two facade processes)', () => {
   const dir = tempDir('rate-limit-');
@@ -31,8 +29,6 @@ describe('rate limits of the REST facade (own redis-server, two facade processes
       REDIS_URL: redis.url,
       RATE_LIMIT_POINTS: String(POINTS),
       RATE_LIMIT_WINDOW: String(WINDOW),
-      LOGIN_RATE_LIMIT_POINTS: String(LOGIN_POINTS),
-      LOGIN_RATE_LIMIT_BLOCK_SECONDS: String(LOGIN_BLOCK),
     };
     [first, second] = await Promise.all([startRest(env, dir.path), startRest(env, dir.path)]);
   }, 60_000);
@@ -167,30 +163,5 @@ describe('rate limits of the REST facade (own redis-server, two facade processes
       String(POINTS - 1),
       String(POINTS - 2),
     ]);
-  });
-
-  it('when one IP keeps failing to log in as one username, then it is blocked for the block duration; another username is not', async () => {
-    const ip = clientIp();
-    const username = `victim${unique()}`;
-    const attempt = (name: string, base = first.url) =>
-      http.post(`${base}/token`, {
-        form: { username: name, password: 'wrong-password-1' },
-        headers: { 'x-forwarded-for': ip },
-      });
-    const statuses: number[] = [];
-    for (let i = 0; i < LOGIN_POINTS; i += 1)
-      statuses.push((await attempt(username, i % 2 ? second.url : first.url)).status);
-    expect(statuses.every((s) => s !== 429)).toBe(true);
-    const blocked = await attempt(username);
-    expect(blocked.status).toBe(429);
-    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(WINDOW);
-    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(LOGIN_BLOCK);
-    // /auth/token shares the throttle; the same IP may still try another account.
-    const viaAuth = await http.post(`${second.url}/auth/token`, {
-      json: { username: username.toUpperCase(), password: 'wrong-password-1' },
-      headers: { 'x-forwarded-for': ip },
-    });
-    expect(viaAuth.status).toBe(429);
-    expect((await attempt(`other${unique()}`)).status).not.toBe(429);
   });
 });

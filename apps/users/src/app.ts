@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { startSubgraph } from '@platform/service';
+import { startSubgraph, type GraphQLLimits } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
 import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';
@@ -15,6 +15,8 @@ import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 
 export interface UsersAppDeps {
+  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
+  limits?: GraphQLLimits | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -38,6 +40,7 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
     typeDefs,
     resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
     production: deps.production,
+    limits: deps.limits,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

@@ -1,6 +1,6 @@
 /** The users subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
+import { commonEnvironment, loadEnvironment, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
 
 const schema = commonEnvironment
   .extend({
@@ -20,9 +20,9 @@ const schema = commonEnvironment
     path: ['BOOTSTRAP_ADMIN_PASSWORD'],
   });
 
-export type UsersEnvironment = z.infer<typeof schema> & { jwtSecret: string };
+export type UsersEnvironment = z.infer<typeof schema> & ResolvedSecrets;
 
 export function loadUsersEnvironment(): UsersEnvironment {
   const env = loadEnvironment(schema);
-  return { ...env, jwtSecret: resolveJwtSecret(env) };
+  return { ...env, ...resolveSecrets(env) };
 }

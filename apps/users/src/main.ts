@@ -14,16 +14,18 @@ runSubgraph({
   name: 'users',
   loadEnvironment: loadUsersEnvironment,
   indexes: userIndexes,
-  createApp: async ({ env, mongo, logger, production }) => {
-    const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, 'users', env.jwtSecret);
-    const items = new InternalGraphQLClient(env.ITEMS_SUBGRAPH_URL, 'users', env.jwtSecret);
-    const posts = new InternalGraphQLClient(env.POSTS_SUBGRAPH_URL, 'users', env.jwtSecret);
+  createApp: async ({ env, mongo, logger, production, limits }) => {
+    const internal = { caller: 'users', jwtSecret: env.jwtSecret, subgraphSecret: env.subgraphSecret };
+    const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, internal);
+    const items = new InternalGraphQLClient(env.ITEMS_SUBGRAPH_URL, internal);
+    const posts = new InternalGraphQLClient(env.POSTS_SUBGRAPH_URL, internal);
     clients = [auth, items, posts];
     const app = await createUsersApp({
       db: mongo.db,
       logger,
       jwtSecret: env.jwtSecret,
       production,
+      limits,
       maxBodyBytes: env.MAX_BODY_BYTES,
       credentials: new AuthCredentialStore(auth),
       purger: new FederatedAccountPurger({ auth, items, posts }),

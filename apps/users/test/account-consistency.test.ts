@@ -65,7 +65,12 @@ describe('users subgraph: consistency with the other services', () => {
 
   it('when the auth subgraph refuses connections, then registration answers SERVICE_UNAVAILABLE and no profile remains', async () => {
     // A port nothing listens on: the credential call fails at connect.
-    const refusing = new InternalGraphQLClient(`http://127.0.0.1:${await freePort()}/graphql`, 'users', JWT_SECRET, 2_000);
+    const refusing = new InternalGraphQLClient(`http://127.0.0.1:${await freePort()}/graphql`, {
+      caller: 'users',
+      jwtSecret: JWT_SECRET,
+      subgraphSecret: 'unused: nothing listens there',
+      timeoutMs: 2_000,
+    });
     const running = await startUsers(db, new AuthCredentialStore(refusing), neverPurge);
     try {
       const username = `comp${unique()}`;

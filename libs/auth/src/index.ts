@@ -30,3 +30,9 @@ export {
 export { AccessTokenVerifier } from './token-verifier';
 export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords';
 export { generateSecretToken, digestSecret, digestsEqual } from './secret-tokens';
+export {
+  CLIENT_IP_HEADER,
+  FACADE_CALL_HEADER,
+  SUBGRAPH_SECRET_HEADER,
+  requireSubgraphSecret,
+} from './subgraph-secret';

@@ -33,7 +33,9 @@ export function signAccessToken(
   secret: string,
   ttlSeconds: number,
 ): string {
-  return jwt.sign(claims, keyFor(secret), { algorithm: ALGORITHM, expiresIn: ttlSeconds });
+  // `iat` to the millisecond (RFC 7519 NumericDates may be fractional): a token issued just after a password reset
+  // must not look as old as one issued just before it within the same second.
+  return jwt.sign({ ...claims, iat: Date.now() / 1000 }, keyFor(secret), { algorithm: ALGORITHM, expiresIn: ttlSeconds });
 }
 
 /** A short-lived token one service presents to another (scope `internal`). */
@@ -76,6 +78,7 @@ export function verifyAccessToken(token: string, secret: string, nowMs?: number)
     scopes: scopes as string[],
     kind,
     exp: claims['exp'],
+    ...(typeof claims['iat'] === 'number' ? { iat: claims['iat'] } : {}),
   };
 }
 

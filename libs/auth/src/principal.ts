@@ -15,11 +15,15 @@ export interface Principal {
 export interface Caller {
   principal: Principal | null;
   authError: AppError | null;
+  /** The REST facade's fixed operations (the gateway vouches for it): root lists may hold up to REST's `limit` of 1000. */
+  facadeCall?: boolean | undefined;
 }
 
 /** The caller and the request id its calls to other services carry. */
 export interface RequestCaller extends Caller {
   requestId: string;
+  /** The end client's IP as the gateway or facade saw it (login throttle); absent when not known. */
+  clientIp?: string | undefined;
 }
 
 /** Throws the authentication error the context recorded, or `Not authenticated` when there was no credential. */

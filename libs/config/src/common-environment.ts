@@ -22,8 +22,26 @@ export const commonEnvironment = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Keep serving with /readyz false this long after SIGTERM (where no preStop hook delays the signal). */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /**
+   * What the gateway (and the facade's embedded gateway, and one subgraph calling another) presents to a subgraph; a
+   * subgraph refuses every request without it. Production: required, >= 32 bytes. Development: derived from JWT_SECRET.
+   */
+  SUBGRAPH_SECRET: z.string().optional(),
+  /** Per operation, at the gateway and at every subgraph (libs/service/src/graphql-limits.ts). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(30),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1_000).default(20),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(25_000),
 });
 
 export type CommonEnvironment = z.infer<typeof commonEnvironment>;
 
 export const isProduction = (env: { NODE_ENV: string }): boolean => env.NODE_ENV === 'production';
+
+/** The operation limits of a parsed environment (gateway and subgraphs read the same names). */
+export const graphqlLimitsOf = (env: CommonEnvironment) => ({
+  maxDepth: env.GRAPHQL_MAX_DEPTH,
+  maxAliases: env.GRAPHQL_MAX_ALIASES,
+  maxDirectives: env.GRAPHQL_MAX_DIRECTIVES,
+  maxCost: env.GRAPHQL_MAX_COST,
+});

@@ -6,9 +6,10 @@ export {
   port,
   host,
   isProduction,
+  graphqlLimitsOf,
   type CommonEnvironment,
 } from './common-environment';
-export { resolveJwtSecret } from './jwt-secret';
+export { resolveJwtSecret, resolveSecrets, resolveSubgraphSecret, type ResolvedSecrets } from './jwt-secret';
 export {
   supergraphEnvironment,
   subgraphUrlsOf,

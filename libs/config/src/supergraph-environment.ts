@@ -15,6 +15,11 @@ export const supergraphEnvironment = z.object({
   /** How long a verified API key is reused without asking auth again: also the longest a revoked key keeps working. */
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * How long the account state behind a bearer token is reused: also the longest the token of a deleted or deactivated
+   * user, or one issued before a password reset or role change, keeps working.
+   */
+  TOKEN_STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
 });
 
 export type SupergraphEnvironment = z.infer<typeof supergraphEnvironment>;

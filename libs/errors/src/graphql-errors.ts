@@ -15,6 +15,8 @@ export function toGraphQLError(error: AppError): GraphQLError {
       code: error.code,
       ...(error.details ? { details: error.details } : {}),
       ...(error.resource ? { resourceType: error.resource.type, resourceId: error.resource.id } : {}),
+      // Seconds until a refused request may be tried again (RATE_LIMITED, SERVICE_UNAVAILABLE): Retry-After in REST.
+      ...(error.headers?.['retry-after'] ? { retryAfter: Number(error.headers['retry-after']) } : {}),
     },
   });
 }
@@ -70,8 +72,12 @@ export function fromGraphQLError(error: GraphQLErrorLike): AppError {
   const details = Array.isArray(extensions['details']) ? (extensions['details'] as FieldError[]) : undefined;
   const resourceType = extensions['resourceType'];
   const resourceId = extensions['resourceId'];
+  const retryAfter = extensions['retryAfter'];
   return new AppError(code, error.message, {
     ...(details ? { details } : {}),
+    ...(typeof retryAfter === 'number' && Number.isInteger(retryAfter) && retryAfter > 0
+      ? { headers: { 'retry-after': String(retryAfter) } }
+      : {}),
     ...(typeof resourceType === 'string' && (typeof resourceId === 'string' || typeof resourceId === 'number')
       ? { resource: { type: resourceType, id: String(resourceId) } }
       : {}),

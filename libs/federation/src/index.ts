@@ -1,4 +1,5 @@
 /** The supergraph executor shared by the gateway process and the REST facade's embedded mode. */
+export { CLIENT_IP_HEADER } from '@platform/auth';
 export {
   createSupergraphGateway,
   type FederationContext,
@@ -20,3 +21,8 @@ export {
   WARM_UP_HEADER,
   type WarmUpContext,
 } from './warm-up';
+export {
+  AccessTokenStatus,
+  invalidTokenError,
+  type AccessTokenStatusOptions,
+} from './access-token-status';

@@ -6,6 +6,7 @@
  */
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
+import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
 import type { WarmUpContext } from './warm-up';
@@ -15,6 +16,10 @@ export interface FederationContext extends WarmUpContext {
   requestId: string;
   authorization: string | undefined;
   apiKey: string | undefined;
+  /** The end client's IP (the login throttle at the auth subgraph counts per IP); absent: not known. */
+  clientIp?: string | undefined;
+  /** The REST facade's fixed operations (proven by x-facade-proof, or embedded): REST's `limit` may reach 1000. */
+  facade?: boolean | undefined;
 }
 
 export interface SupergraphGatewayOptions {
@@ -22,6 +27,8 @@ export interface SupergraphGatewayOptions {
   /** Subgraph name -> URL; overrides the URLs recorded in the supergraph. */
   subgraphUrls: Record<string, string>;
   subgraphTimeoutMs: number;
+  /** SUBGRAPH_SECRET, presented on every subgraph call. */
+  subgraphSecret: string;
   logger: Logger;
 }
 
@@ -44,6 +51,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   constructor(
     private readonly url: string,
     private readonly pools: SubgraphPools,
+    private readonly subgraphSecret: string,
     private readonly onUnavailable: (url: string, error: Error) => void,
   ) {}
 
@@ -52,13 +60,18 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     context,
   }: GraphQLDataSourceProcessOptions<FederationContext>): Promise<GatewayResponse> {
     if (!request.query) throw new Error('Missing query');
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [SUBGRAPH_SECRET_HEADER]: this.subgraphSecret,
+    };
     if ('requestId' in context) {
       const ctx = context as FederationContext;
       // A dry run (plans warmed at start) plans the fetches but sends none.
       if (ctx.warmUp) return {};
       if (ctx.authorization) headers['authorization'] = ctx.authorization;
       headers['x-request-id'] = ctx.requestId;
+      if (ctx.clientIp) headers[CLIENT_IP_HEADER] = ctx.clientIp;
+      if (ctx.facade) headers[FACADE_CALL_HEADER] = '1';
     }
     const body = JSON.stringify({
       query: request.query,
@@ -120,7 +133,7 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
     buildService: ({ name, url }) => {
       const target = options.subgraphUrls[name] ?? url;
       if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      return new SubgraphDataSource(target, pools, onUnavailable);
+      return new SubgraphDataSource(target, pools, options.subgraphSecret, onUnavailable);
     },
     logger: {
       debug: () => undefined,

@@ -263,7 +263,7 @@ async function serve(model: CollectionModel, collection: Collection<Doc>, query:
     filter: throughGraphQL(model, variables.filter),
     sort: variables.sort,
   };
-  const plan = planMongoList(model.spec, args, cursorSecret);
+  const plan = planMongoList(model.spec, args, cursorSecret, { facadeCall: true });
   const docs = await collection
     .find(plan.filter as Document)
     .sort(plan.sort)

@@ -21,7 +21,10 @@ import {
 } from './listing-values';
 
 export const DEFAULT_FIRST = 20;
-export const MAX_FIRST = 1000;
+/** Root lists for GraphQL clients: at most 100 a page, like REST's pageSize. */
+export const MAX_FIRST = 100;
+/** The REST facade's `limit` (CONTRACT.md: 1..1000) reaches the subgraphs as `first`. */
+export const MAX_FACADE_FIRST = 1000;
 
 type MongoFilter = Record<string, unknown>;
 
@@ -43,10 +46,10 @@ const fail = (field: string, message: string): never => {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function validateFirst(first: unknown): number {
+function validateFirst(first: unknown, max: number): number {
   if (first === undefined || first === null) return DEFAULT_FIRST;
-  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > MAX_FIRST) {
-    return fail('first', `must be an integer from 1 to ${MAX_FIRST}`);
+  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > max) {
+    return fail('first', `must be an integer from 1 to ${max}`);
   }
   return first;
 }
@@ -103,8 +106,8 @@ export function validateSort(spec: ListingSpec, sort: unknown): SortKey[] {
   return effectiveSort(spec, keys);
 }
 
-function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer): ValidatedArgs {
-  const first = validateFirst(args.first);
+function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer, maxFirst: number): ValidatedArgs {
+  const first = validateFirst(args.first, maxFirst);
   const offset = validateOffset(args.offset);
   const filter = validateFilter(spec, args.filter);
   const sort = validateSort(spec, args.sort);
@@ -164,8 +167,13 @@ function strictlyAfter(path: string, direction: 1 | -1, value: ScalarValue | nul
   return { $or: [{ [path]: { $lt: value } }, { [path]: null }] };
 }
 
-export function planMongoList(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer): MongoListPlan {
-  const validated = validateArgs(spec, args, cursorSecret);
+export function planMongoList(
+  spec: ListingSpec,
+  args: ConnectionArgs,
+  cursorSecret: Buffer,
+  caller: { facadeCall?: boolean | undefined } = {},
+): MongoListPlan {
+  const validated = validateArgs(spec, args, cursorSecret, caller.facadeCall ? MAX_FACADE_FIRST : MAX_FIRST);
   const base = toMongoFilter(spec, validated.filter);
   let filter: MongoFilter = base;
   if (validated.after) {
@@ -199,7 +207,8 @@ export function toConnection<T>(
   cursorSecret: Buffer,
   count: (countFilter: Record<string, unknown>) => Promise<number>,
 ): Connection<T> {
-  const validated = planDetails.get(plan) ?? validateArgs(spec, args, cursorSecret);
+  // The plan was validated against its caller's maximum already; re-reading its arguments needs no tighter one.
+  const validated = planDetails.get(plan) ?? validateArgs(spec, args, cursorSecret, MAX_FACADE_FIRST);
   const nodes = docs.slice(0, plan.pageSize);
   const last = nodes[nodes.length - 1];
   const endCursor =

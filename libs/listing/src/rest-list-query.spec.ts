@@ -33,7 +33,7 @@ function fieldError(run: () => unknown): { field: string; message: string } {
 /** A real cursor, issued by the subgraph side for this query. */
 function cursorFor(query: { filter?: ListQuery['filter']; sort?: string[] }, spec = LISTINGS.items): string {
   const args = { first: 1, filter: query.filter ?? {}, sort: query.sort ?? [] };
-  const plan = planMongoList(spec, args, secret);
+  const plan = planMongoList(spec, args, secret, { facadeCall: true });
   const docs = [{ _id: 7, priceCents: 1250, name: 'b', ownerId: 3 }, { _id: 8, priceCents: 1300, name: 'c', ownerId: 3 }];
   const token = toConnection(docs, plan, spec, args, secret, async () => 2).pageInfo.endCursor;
   if (!token) throw new Error('no cursor');

@@ -17,3 +17,9 @@ export {
   type SubgraphApp,
 } from './run-subgraph';
 export { MongoCommandStats } from './mongo-command-stats';
+export {
+  DEFAULT_GRAPHQL_LIMITS,
+  graphqlLimits,
+  type GraphQLLimits,
+  type GraphQLLimitsSetup,
+} from './graphql-limits';

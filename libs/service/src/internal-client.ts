@@ -3,7 +3,7 @@
  * pool, authenticated with a short-lived internal token, with a timeout; errors come back as AppErrors.
  */
 import { Pool } from 'undici';
-import { signInternalToken } from '@platform/auth';
+import { SUBGRAPH_SECRET_HEADER, signInternalToken } from '@platform/auth';
 import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
 import { REQUEST_ID_HEADER } from '@platform/logging';
 
@@ -17,12 +17,26 @@ export class InternalGraphQLClient {
   private readonly path: string;
   private token: { value: string; renewAt: number } | undefined;
 
+  private readonly caller: string;
+  private readonly secret: string;
+  private readonly subgraphSecret: string;
+  private readonly timeoutMs: number;
+
   constructor(
     url: string,
-    private readonly caller: string,
-    private readonly secret: string,
-    private readonly timeoutMs = 5_000,
+    options: {
+      /** Who is calling (the internal token's subject `service:<caller>`). */
+      caller: string;
+      jwtSecret: string;
+      /** SUBGRAPH_SECRET: the called subgraph refuses requests without it. */
+      subgraphSecret: string;
+      timeoutMs?: number;
+    },
   ) {
+    this.caller = options.caller;
+    this.secret = options.jwtSecret;
+    this.subgraphSecret = options.subgraphSecret;
+    this.timeoutMs = options.timeoutMs ?? 5_000;
     const parsed = new URL(url);
     this.pool = new Pool(parsed.origin, { connections: 16, keepAliveTimeout: 30_000 });
     this.path = parsed.pathname === '/' ? '/graphql' : parsed.pathname;
@@ -45,6 +59,7 @@ export class InternalGraphQLClient {
         headers: {
           'content-type': 'application/json',
           authorization: `Bearer ${this.bearer()}`,
+          [SUBGRAPH_SECRET_HEADER]: this.subgraphSecret,
           ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
         },
         body: JSON.stringify({ query, variables }),

@@ -4,13 +4,15 @@
  * A start-up failure prints one line (no stack, no configuration) and exits 1.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isProduction, type CommonEnvironment } from '@platform/config';
+import { graphqlLimitsOf, isProduction, type CommonEnvironment, type ResolvedSecrets } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
 import { connectMongo, ensureIndexes, type IndexSpec, type MongoHandle } from '@platform/mongo';
+import type { GraphQLLimits } from './graphql-limits';
 import { MongoCommandStats } from './mongo-command-stats';
+import { requireSubgraphSecret } from '@platform/auth';
 import { runService } from './run-service';
 
-export interface SubgraphEnvironment extends CommonEnvironment {
+export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
   MONGO_URL: string;
   MONGO_DB: string;
@@ -32,6 +34,8 @@ export interface SubgraphProcess<E extends SubgraphEnvironment, A extends Subgra
     mongo: MongoHandle;
     logger: Logger;
     production: boolean;
+    /** GRAPHQL_MAX_*: the same operation limits as the gateway's. */
+    limits: GraphQLLimits;
     /** Present only when monitorCommands is on and NODE_ENV is not production. */
     commandStats: MongoCommandStats | undefined;
   }) => Promise<A>;
@@ -53,13 +57,14 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, { monitorCommands });
     await ensureIndexes(mongo.db, definition.indexes);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
-    const app = await definition.createApp({ env, mongo, logger, production, commandStats });
+    const app = await definition.createApp({ env, mongo, logger, production, limits: graphqlLimitsOf(env), commandStats });
     await runService({
       name: definition.name,
       host: env.HOST,
       port: env.PORT,
       logger,
-      handler: app.handler,
+      // Only callers holding SUBGRAPH_SECRET (the gateway, another subgraph) get past this; health probes are served before it.
+      handler: requireSubgraphSecret(app.handler, env.subgraphSecret),
       readiness: async () => (definition.ready ? definition.ready(app) : true) && (await mongo.ping()),
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       shutdownDelayMs: env.SHUTDOWN_DELAY_MS,

@@ -8,18 +8,31 @@ import {
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AccessTokenVerifier, type RequestCaller } from '@platform/auth';
+import {
+  AccessTokenVerifier,
+  CLIENT_IP_HEADER,
+  FACADE_CALL_HEADER,
+  type RequestCaller,
+} from '@platform/auth';
 import { maskGraphQLError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
+import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './graphql-limits';
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
   resolvers: GraphQLResolverMap<TContext>,
-  options: { production: boolean },
+  options: { production: boolean; limits?: GraphQLLimits | undefined },
 ): ApolloServer<TContext> {
+  const isFacadeCall = (context: TContext) => (context as { facadeCall?: boolean }).facadeCall === true;
+  // Subgraphs answer only the gateway (SUBGRAPH_SECRET), and still hold the same limits as the gateway: a leaked
+  // secret or a bug in a caller must not turn one request into unbounded work.
+  const limits = graphqlLimits<TContext>(options.limits ?? DEFAULT_GRAPHQL_LIMITS, {
+    production: options.production,
+    isFacadeCall,
+  });
   return new ApolloServer<TContext>({
     schema: buildSubgraphSchema([
       { typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> },
@@ -28,12 +41,15 @@ export function createSubgraphServer<TContext extends BaseContext>(
     includeStacktraceInErrorResponses: false,
     introspection: !options.production,
     csrfPrevention: true,
+    parseOptions: { maxTokens: 10_000 },
+    validationRules: limits.validationRules,
     // No federated tracing (nothing reports to Apollo) and no cache-control hints (no type declares one; REST sets its
     // own Cache-Control): both hook every resolved field, i.e. cost CPU on every request.
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
+      ...limits.plugins,
     ],
   });
 }
@@ -56,6 +72,8 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
   typeDefs: string;
   resolvers: GraphQLResolverMap<TContext>;
   production: boolean;
+  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
+  limits?: GraphQLLimits | undefined;
   jwtSecret: string;
   maxBodyBytes: number;
   logger: Logger;
@@ -65,6 +83,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
 }): Promise<StartedSubgraph<TContext>> {
   const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
     production: options.production,
+    limits: options.limits,
   });
   const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
@@ -74,8 +93,17 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
     server,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
-    context: async (req, requestId, logger) =>
-      options.context({ ...authenticateRequest(req.headers, tokens), requestId, logger }),
+    // The subgraph-secret guard in front of this handler is what makes the client-IP and facade headers trustworthy.
+    context: async (req, requestId, logger) => {
+      const clientIp = req.headers[CLIENT_IP_HEADER];
+      return options.context({
+        ...authenticateRequest(req.headers, tokens),
+        requestId,
+        logger,
+        clientIp: typeof clientIp === 'string' && clientIp !== '' ? clientIp : undefined,
+        facadeCall: req.headers[FACADE_CALL_HEADER] === '1',
+      });
+    },
   });
   return { server, handler: stats ? stats.wrap(handler) : handler };
 }

@@ -3,7 +3,7 @@ export { ensureFerretDb, ensureRedisServer, startFerretDb, startRedis, makeTempD
 export { startProcess, type ManagedProcess } from './managed-process';
 export { freePort, waitForHttpOk, waitForPort } from './ports';
 export { startSystem, startApp, appEnvironment, APP_NAMES, SUBGRAPH_NAMES, DEFAULT_PORTS, type AppName, type RunningSystem } from './system';
-export { testStack, type TestStack } from './test-stack';
+export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
 export { startExtraApp, type ExtraApp } from './extra-apps';
 export { http, type HttpResponse } from './http-client';
 export { ensureChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium';

@@ -1,3 +1,5 @@
+import { resolveSubgraphSecret } from '@platform/config';
+
 /** What jest's globalSetup started, as tests see it (URLs and the shared secret, passed through the environment). */
 export interface TestStack {
   rootDir: string;
@@ -14,3 +16,6 @@ export function testStack(): TestStack {
   if (!raw) throw new Error('TEST_STACK is not set: run this test through jest (globalSetup starts the stack)');
   return JSON.parse(raw) as TestStack;
 }
+
+/** What the stack's gateway presents to its subgraphs: derived from the JWT secret, as in development. */
+export const stackSubgraphSecret = (stack: TestStack): string => resolveSubgraphSecret({ NODE_ENV: 'test' }, stack.jwtSecret);

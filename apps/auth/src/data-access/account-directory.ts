@@ -12,7 +12,15 @@ export interface AccountStatus {
 /** The users subgraph's view of an account; null when there is no such user. */
 export interface AccountDirectory {
   status(userId: number, requestId: string): Promise<AccountStatus | null>;
+  /** Every access token of the user issued until now stops working (the gateway checks within its cache TTL). */
+  revokeAccessTokens(userId: number, requestId: string): Promise<void>;
 }
+
+const REVOKE_ACCESS_TOKENS = /* GraphQL */ `
+  mutation RevokeAccessTokens($id: ID!) {
+    _revokeAccessTokens(id: $id)
+  }
+`;
 
 const ACCOUNT_STATUS = /* GraphQL */ `
   query AccountStatus($id: ID!) {
@@ -31,5 +39,9 @@ export class UsersAccountDirectory implements AccountDirectory {
     const data = await this.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
     const found = data._accountStatus;
     return found && { id: Number(found.id), username: found.username, role: found.role, isActive: found.isActive };
+  }
+
+  async revokeAccessTokens(userId: number, requestId: string): Promise<void> {
+    await this.users.request(REVOKE_ACCESS_TOKENS, { id: String(userId) }, requestId);
   }
 }

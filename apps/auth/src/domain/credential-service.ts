@@ -17,6 +17,7 @@ import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
 import type { CredentialRepository } from '../data-access/credential-repository';
 import type { RefreshTokenRepository } from '../data-access/refresh-token-repository';
+import type { AccountDirectory } from '../data-access/account-directory';
 
 export function requireService(principal: Principal | null): void {
   if (principal?.kind !== 'service' || !principal.scopes.includes('internal')) {
@@ -34,6 +35,7 @@ export class CredentialService {
     private readonly credentials: CredentialRepository,
     private readonly refreshTokens: RefreshTokenRepository,
     private readonly logger: Logger,
+    private readonly accounts: AccountDirectory,
   ) {}
 
   async create(input: { userId: number; username: string; password: string }): Promise<void> {
@@ -54,7 +56,8 @@ export class CredentialService {
 
   /**
    * Sets a new password: users for themselves with the current password, an admin for anyone (the current
-   * password may be omitted). Every refresh token of the user is revoked, so other sessions end at their next refresh.
+   * password may be omitted). Every refresh token of the user is revoked, and so is every access token issued until
+   * now (the users subgraph records the instant; the gateway refuses older tokens within its status cache's lifetime).
    */
   async resetPassword(
     caller: RequestCaller,
@@ -78,9 +81,12 @@ export class CredentialService {
     if (input.current_password !== undefined && !(await verifyPassword(input.current_password, credential.passwordHash))) {
       throw validationError([{ field: 'current_password', message: 'is incorrect' }]);
     }
-    await this.credentials.updateHash(userId, await hashPassword(input.new_password));
+    const newHash = await hashPassword(input.new_password);
+    // Old access tokens first: if the users subgraph cannot record it, nothing changes and the caller may retry.
+    await this.accounts.revokeAccessTokens(userId, caller.requestId);
+    await this.credentials.updateHash(userId, newHash);
     await this.refreshTokens.revokeAllOfUser(userId, new Date());
-    this.logger.info({ requestId: caller.requestId, userId, by: principal.userId }, 'password reset; refresh tokens revoked');
+    this.logger.info({ requestId: caller.requestId, userId, by: principal.userId }, 'password reset; tokens revoked');
   }
 
   /** Idempotent: deleting what is already gone succeeds. */

@@ -18,6 +18,7 @@ import type { Logger } from '@platform/logging';
 import type { CredentialRepository } from '../data-access/credential-repository';
 import type { RefreshTokenRepository } from '../data-access/refresh-token-repository';
 import type { AccountDirectory, AccountStatus } from '../data-access/account-directory';
+import type { LoginThrottle } from './login-throttle';
 
 export interface TokenPair {
   accessToken: string;
@@ -47,9 +48,16 @@ export class TokenService {
     private readonly accounts: AccountDirectory,
     private readonly settings: TokenSettings,
     private readonly logger: Logger,
+    private readonly throttle: LoginThrottle,
   ) {}
 
-  async login(input: { username: string; password: string; scope?: string | null }, requestId: string): Promise<TokenPair> {
+  async login(
+    input: { username: string; password: string; scope?: string | null },
+    caller: { requestId: string; clientIp?: string | undefined },
+  ): Promise<TokenPair> {
+    const { requestId } = caller;
+    // Before any other work: a refused attempt costs no password hash.
+    await this.throttle.attempt(input.username, caller.clientIp);
     if (input.username === '') throw validationError([{ field: 'username', message: 'is required' }]);
     if (input.password === '') throw validationError([{ field: 'password', message: 'is required' }]);
     const requested = parseScopeList(input.scope ?? '');

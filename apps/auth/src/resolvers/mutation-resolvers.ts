@@ -28,7 +28,7 @@ export const mutationResolvers = {
       return true;
     },
     login: (_: unknown, args: { username: string; password: string; scope?: string | null }, context: AuthContext) =>
-      context.services.tokens.login(args, context.requestId),
+      context.services.tokens.login(args, context),
     refreshToken: (_: unknown, args: { refreshToken: string }, context: AuthContext) =>
       context.services.tokens.refresh(args.refreshToken, context.requestId),
     logout: async (_: unknown, args: { refreshToken: string }, context: AuthContext) => {

@@ -32,7 +32,7 @@ export class CommentService {
   async list(caller: Caller, rawPostId: unknown, args: ConnectionArgs) {
     requireScope(caller.principal, 'posts:read', caller.authError);
     const postId = parseEntityId(rawPostId, 'postId');
-    const plan = planMongoList(LISTINGS.comments, args, this.cursorSecret);
+    const plan = planMongoList(LISTINGS.comments, args, this.cursorSecret, caller);
     const [post, docs] = await Promise.all([this.posts.findById(postId), this.comments.list(postId, plan)]);
     if (!post) throw notFound('Post', postId);
     return toConnection(docs, plan, LISTINGS.comments, args, this.cursorSecret, (filter) =>

@@ -14,6 +14,7 @@ import { AppError, maskGraphQLError } from '@platform/errors';
 import {
   createSupergraphGateway,
   warmUpPlugin,
+  type AccessTokenStatus,
   type ApiKeyExchange,
   type FederationContext,
 } from '@platform/federation';
@@ -32,9 +33,13 @@ export interface EmbeddedGatewayOptions {
   supergraphSdl: string;
   subgraphUrls: Record<string, string>;
   subgraphTimeoutMs: number;
+  /** SUBGRAPH_SECRET, presented on every subgraph call. */
+  subgraphSecret: string;
   logger: Logger;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
+  /** Refuses the bearer token of a deleted or deactivated user, or one issued before a password reset. */
+  tokenStatus: Pick<AccessTokenStatus, 'check'>;
   /** Runs after the executor stopped (e.g. closes the exchange's client of the auth subgraph). */
   onClose?: () => Promise<void>;
 }
@@ -43,6 +48,7 @@ export class EmbeddedGateway implements Gateway {
   private constructor(
     private readonly server: ApolloServer<FederationContext>,
     private readonly apiKeys: EmbeddedGatewayOptions['apiKeys'],
+    private readonly tokenStatus: EmbeddedGatewayOptions['tokenStatus'],
     private readonly closePools: () => Promise<void>,
   ) {}
 
@@ -61,7 +67,7 @@ export class EmbeddedGateway implements Gateway {
       ],
     });
     await server.start();
-    return new EmbeddedGateway(server, options.apiKeys, async () => {
+    return new EmbeddedGateway(server, options.apiKeys, options.tokenStatus, async () => {
       await close();
       await options.onClose?.();
     });
@@ -72,11 +78,11 @@ export class EmbeddedGateway implements Gateway {
     variables: Record<string, unknown>,
     credentials: CallCredentials,
   ): Promise<TData> {
-    const { requestId, apiKey } = credentials;
+    const { requestId, apiKey, clientIp } = credentials;
     const authorization = await this.forwardedAuthorization(credentials);
     const response = await this.server.executeOperation<TData>(
       { query: op.document, operationName: op.name, variables },
-      { contextValue: { requestId, authorization, apiKey } },
+      { contextValue: { requestId, authorization, apiKey, clientIp, facade: true } },
     );
     // The facade's documents never @defer, so the result is always a single one.
     if (response.body.kind !== 'single') throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
@@ -103,6 +109,7 @@ export class EmbeddedGateway implements Gateway {
   /** As the gateway process does: an invalid key is a 401 `Invalid API Key`, auth unreachable a 503. */
   private async forwardedAuthorization(credentials: CallCredentials): Promise<string | undefined> {
     try {
+      await this.tokenStatus.check(credentials.authorization, credentials.requestId);
       return await this.apiKeys.forwardedAuthorization(
         credentials.authorization,
         credentials.apiKey,

@@ -6,7 +6,7 @@
  */
 import { Pool } from 'undici';
 import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
-import { NOT_PLANNED_CODES, WARM_UP_HEADER } from '@platform/federation';
+import { CLIENT_IP_HEADER, NOT_PLANNED_CODES, WARM_UP_HEADER } from '@platform/federation';
 import { REQUEST_ID_HEADER } from '@platform/logging';
 
 /** A named operation document; the result type is carried for the caller. */
@@ -23,6 +23,8 @@ export interface CallCredentials {
   authorization?: string | undefined;
   apiKey?: string | undefined;
   requestId: string;
+  /** The client's IP as the facade sees it (TRUST_PROXY): the auth subgraph's login throttle counts per IP. */
+  clientIp?: string | undefined;
 }
 
 /** What the routes execute their operations with, whichever GATEWAY_MODE runs. */
@@ -74,6 +76,7 @@ export class GatewayClient implements Gateway {
     };
     if (credentials.authorization) headers['authorization'] = credentials.authorization;
     if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
+    if (credentials.clientIp) headers[CLIENT_IP_HEADER] = credentials.clientIp;
     let answer: { status: number; payload: GraphQLResponse<TData> };
     try {
       answer = await this.post<TData>(headers, { operationName: op.name, query: op.document, variables });

@@ -1,9 +1,10 @@
 /**
  * The facade's rate limits: a general budget per identity (user, API key or IP) with the X-RateLimit-* and IETF
- * RateLimit headers on every response, and login throttling per IP + username on the token endpoints.
+ * RateLimit headers on every response. Login attempts are throttled where credentials are checked (the auth
+ * subgraph's LoginThrottle), so REST and GraphQL logins share one budget.
  * Over budget is an AppError('RATE_LIMITED') with Retry-After, rendered by the one error handler.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import {
@@ -19,8 +20,6 @@ import { apiKeyFrom } from './credentials';
 export interface RateLimiting {
   /** The general budget; mount after the exempt routes (docs, openapi) and before the body parsers. */
   general: RequestHandler;
-  /** Login throttling; mount after the body parsers (it reads the username) and before the routes. */
-  login: RequestHandler;
   /** Resolves once the shared store (Redis) is connected, or false after `timeoutMs` (limits then start in-process). */
   ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -31,15 +30,10 @@ type RateLimitSettings = Pick<
   | 'REDIS_URL'
   | 'RATE_LIMIT_POINTS'
   | 'RATE_LIMIT_WINDOW'
-  | 'LOGIN_RATE_LIMIT_POINTS'
-  | 'LOGIN_RATE_LIMIT_BLOCK_SECONDS'
   | 'RATE_LIMIT_FAIL_MODE'
   | 'REDIS_COMMAND_TIMEOUT_MS'
   | 'jwtSecret'
 >;
-
-/** `/token` and `/auth/token`, also under a version prefix. */
-const LOGIN_PATH = /^(?:\/v\d+)?\/(?:auth\/)?token\/?$/;
 
 /** The client address as express sees it under TRUST_PROXY. */
 const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -56,12 +50,6 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
     points: env.RATE_LIMIT_POINTS,
     durationSeconds: env.RATE_LIMIT_WINDOW,
   });
-  const login = backend.create({
-    keyPrefix: 'rl:login',
-    points: env.LOGIN_RATE_LIMIT_POINTS,
-    durationSeconds: env.RATE_LIMIT_WINDOW,
-    blockDurationSeconds: env.LOGIN_RATE_LIMIT_BLOCK_SECONDS,
-  });
   const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
 
   const generalHandler: RequestHandler = (req, res, next) => {
@@ -76,28 +64,8 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
     })().then(() => next(), next);
   };
 
-  const loginHandler: RequestHandler = (req: Request, _res: Response, next: NextFunction) => {
-    if (req.method !== 'POST' || !LOGIN_PATH.test(req.path)) {
-      next();
-      return;
-    }
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const username =
-      typeof body['username'] === 'string' ? body['username'].trim().toLowerCase().slice(0, 256) : '';
-    login
-      .consume(`ip:${clientIp(req)}|${username}`)
-      .then(
-        (outcome) =>
-          next(
-            outcome.allowed ? undefined : rateLimited(outcome, 'Too many login attempts; try again later'),
-          ),
-        next,
-      );
-  };
-
   return {
     general: generalHandler,
-    login: loginHandler,
     ready: (timeoutMs) => backend.ready(timeoutMs),
     close: () => backend.close(),
   };

@@ -70,7 +70,7 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     params,
     query,
     body,
-    credentials: { authorization, apiKey, requestId: requestIdOf(res) },
+    credentials: { authorization, apiKey, requestId: requestIdOf(res), clientIp: req.ip },
     version: apiVersionOf(res),
     gateway: deps.gateway,
     env: deps.env,

@@ -13,6 +13,8 @@ export interface UserDocument {
   role: Role;
   createdAt: Date;
   updatedAt: Date;
+  /** Access tokens issued before this instant are refused (set by a password reset); absent: none revoked. */
+  tokensValidAfter?: Date;
 }
 
 export const USERS_COLLECTION = 'users';
@@ -25,7 +27,7 @@ export const userIndexes: IndexSpec[] = [
   ...listIndexes(LISTINGS.users, USERS_COLLECTION),
 ];
 
-export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role'>>;
+export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role' | 'tokensValidAfter'>>;
 
 export class UserRepository {
   private readonly users: Collection<UserDocument>;

@@ -83,6 +83,17 @@ export class UserService {
     return this.users.findById(id);
   }
 
+  /**
+   * For the auth subgraph only (a password reset): every access token issued before now stops working. Deletion and
+   * deactivation need no such mark: the gateway refuses the tokens of a missing or inactive account.
+   */
+  async revokeAccessTokens(caller: RequestCaller, id: number): Promise<boolean> {
+    requireService(caller.principal);
+    const updated = await this.users.update(id, { tokensValidAfter: new Date() });
+    if (updated) this.logger.info({ requestId: caller.requestId, userId: id }, 'access tokens revoked');
+    return updated !== null;
+  }
+
   requireReader(caller: RequestCaller): Principal {
     return requireScope(caller.principal, 'users:read', caller.authError);
   }

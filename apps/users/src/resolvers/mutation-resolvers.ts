@@ -20,6 +20,8 @@ export const mutationResolvers = {
       context.services.users.replace(context, parseEntityId(args.id, 'id'), args.input),
     deleteUser: (_: unknown, args: IdArgs, context: UsersContext) =>
       context.services.users.delete(context, parseEntityId(args.id, 'id')),
+    _revokeAccessTokens: (_: unknown, args: IdArgs, context: UsersContext) =>
+      context.services.users.revokeAccessTokens(context, parseEntityId(args.id, 'id')),
     activateUser: (_: unknown, args: IdArgs, context: UsersContext) =>
       context.services.users.setActive(context, parseEntityId(args.id, 'id'), true),
     deactivateUser: (_: unknown, args: IdArgs, context: UsersContext) =>

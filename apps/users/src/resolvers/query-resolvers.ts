@@ -21,7 +21,13 @@ export const queryResolvers = {
         parseEntityId(args.id, 'id'),
       );
       return (
-        user && { id: String(user._id), username: user.username, role: user.role, isActive: user.isActive }
+        user && {
+          id: String(user._id),
+          username: user.username,
+          role: user.role,
+          isActive: user.isActive,
+          tokensValidAfter: user.tokensValidAfter?.getTime() ?? null,
+        }
       );
     },
   },

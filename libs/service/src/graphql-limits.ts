@@ -1,0 +1,172 @@
+/**
+ * What one GraphQL operation may ask of a server (the gateway and every subgraph alike), checked by GraphQL Armor's
+ * rules during validation, i.e. before any query plan, resolver or subgraph call: depth, aliases, directives and an
+ * estimated cost, each counted with fragments expanded and memoised per fragment (a 2^25 fan-out document costs
+ * microseconds to refuse, not its expansion). Every refusal is a 400 GRAPHQL_VALIDATION_FAILED naming the limit.
+ *
+ * One addition by hand: Armor's cost rule multiplies a list by its `first`/`last` argument only when that is a literal,
+ * and validation (cached per document) cannot see variables. So an operation whose list sizes come from variables is
+ * costed again per request, by the same Armor rule over the document with those values written in.
+ */
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import {
+  GraphQLError,
+  Kind,
+  validate,
+  visit,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+
+export interface GraphQLLimits {
+  /** Deepest field nesting (fragments do not add depth; introspection's `__schema` is not counted). */
+  maxDepth: number;
+  /** Aliased fields per operation, fragments expanded. */
+  maxAliases: number;
+  /** Directives per operation, fragments expanded. */
+  maxDirectives: number;
+  /** Armor's estimated cost: objects 2, scalars 1, x1.5 per level, lists times their `first`/`last`. */
+  maxCost: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = { maxDepth: 10, maxAliases: 30, maxDirectives: 20, maxCost: 25_000 };
+
+const SIZE_ARGUMENTS = new Set(['first', 'last']);
+
+const refused = (message: string) =>
+  new GraphQLError(message.replace(/^Syntax Error: /, ''), {
+    extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+  });
+
+/** Armor's rules report into the validation context (a 400 from Apollo), never throw (which would be a 500). */
+const report = (context: ValidationContext | null, error: GraphQLError) => context?.reportError(refused(error.message));
+
+const costOptions = (maxCost: number) => ({
+  maxCost,
+  flattenFragments: true,
+  propagateOnRejection: false,
+  onReject: [report],
+});
+
+export interface GraphQLLimitsSetup<TContext extends BaseContext> {
+  validationRules: ValidationRule[];
+  plugins: ApolloServerPlugin<TContext>[];
+}
+
+/**
+ * The validation rules and plugins an ApolloServer gets: Armor's depth, alias, directive and cost limits; field
+ * suggestions masked in production ("Did you mean ..." would describe the schema to a caller who cannot introspect it).
+ * Armor's token limit stays off: graphql-js's own `parseOptions.maxTokens` bounds the parser without a second lexing pass.
+ */
+export function graphqlLimits<TContext extends BaseContext>(
+  limits: GraphQLLimits,
+  options: {
+    production: boolean;
+    /** The REST facade's own fixed documents (REST's `limit` reaches 1000): not costed again per request. */
+    isFacadeCall?: ((context: TContext) => boolean) | undefined;
+  },
+): GraphQLLimitsSetup<TContext> {
+  const armor = new ApolloArmor({
+    maxDepth: { n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: [report] },
+    // Every alias counts, `__typename` too (Armor lets those through by default).
+    maxAliases: { n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [report] },
+    maxDirectives: { n: limits.maxDirectives, propagateOnRejection: false, onReject: [report] },
+    costLimit: costOptions(limits.maxCost),
+    maxTokens: { enabled: false },
+    blockFieldSuggestion: { enabled: options.production },
+  }).protect();
+  return {
+    validationRules: [...armor.validationRules, finiteFloatLiterals],
+    plugins: [
+      operationResolutionPlugin<TContext>(),
+      ...(armor.plugins as ApolloServerPlugin<TContext>[]),
+      variableCostPlugin<TContext>(limits.maxCost, options.isFacadeCall ?? (() => false)),
+    ],
+  };
+}
+
+/** Per document: does any `first`/`last` argument take a variable? (Most operations: no, and they cost nothing here.) */
+const sizedByVariables = new WeakMap<DocumentNode, boolean>();
+
+function hasVariableSizes(document: DocumentNode): boolean {
+  let cached = sizedByVariables.get(document);
+  if (cached === undefined) {
+    cached = false;
+    visit(document, {
+      Argument(node) {
+        if (SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE) cached = true;
+      },
+    });
+    sizedByVariables.set(document, cached);
+  }
+  return cached;
+}
+
+/** The document with each variable list size written in as the literal the request gives it. */
+function withSizesInlined(document: DocumentNode, variables: Record<string, unknown>): DocumentNode {
+  return visit(document, {
+    Argument(node) {
+      if (!SIZE_ARGUMENTS.has(node.name.value) || node.value.kind !== Kind.VARIABLE) return undefined;
+      const value = variables[node.value.name.value];
+      if (typeof value !== 'number' || !Number.isInteger(value)) return undefined;
+      return { ...node, value: { kind: Kind.INT, value: String(Math.max(0, value)) } };
+    },
+  });
+}
+
+/** Costs an operation again with its variable list sizes, before the gateway plans it or a resolver runs. */
+export function variableCostPlugin<TContext extends BaseContext>(
+  maxCost: number,
+  isFacadeCall: (context: TContext) => boolean,
+): ApolloServerPlugin<TContext> {
+  const rule = costLimitRule(costOptions(maxCost));
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, request, contextValue }) {
+          if (!hasVariableSizes(document) || isFacadeCall(contextValue)) return;
+          const errors = validate(schema as GraphQLSchema, withSizesInlined(document, request.variables ?? {}), [rule]);
+          const first = errors[0];
+          if (first) throw refused(first.message);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * graphql-js's Float accepts a literal such as `1e400` as Infinity in a document (its variables path refuses it), and
+ * no library rule covers it: refused here as the client error it is, instead of reaching a resolver or a plan.
+ */
+export const finiteFloatLiterals: ValidationRule = (context) => ({
+  FloatValue(node) {
+    if (!Number.isFinite(Number(node.value))) {
+      context.reportError(new GraphQLError(`Float cannot represent ${node.value}: out of range.`, { nodes: node }));
+    }
+  },
+});
+
+/**
+ * An operationName the document does not define, or several operations and no name, is the client's error (400
+ * OPERATION_RESOLUTION_FAILURE). Apollo Server leaves it to execution, where the gateway's executor turns it into a 500.
+ */
+export function operationResolutionPlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, request }) {
+          if (operation) return;
+          const name = request.operationName;
+          throw new GraphQLError(
+            name ? `Unknown operation named "${name.slice(0, 100)}".` : 'Must provide operation name if query contains multiple operations.',
+            { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } },
+          );
+        },
+      };
+    },
+  };
+}
