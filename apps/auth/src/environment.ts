@@ -1,5 +1,6 @@
 /** The auth subgraph's settings, parsed once at start. */
 import { z } from 'zod';
+import { API_KEY_MAX_LENGTH, isWellFormedApiKey } from '@platform/auth';
 import { commonEnvironment, loadEnvironment, port, resolveJwtSecret } from '@platform/config';
 
 const schema = commonEnvironment.extend({
@@ -10,10 +11,15 @@ const schema = commonEnvironment.extend({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Refresh-token lifetime in seconds (default 14 days); each rotation issues a token with a fresh lifetime. */
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(1_209_600),
-  /** A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. */
+  /**
+   * A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. Held to the API-key alphabet the facade
+   * and gateway check first (visible ASCII, at most 512), so the configured key is never one they would refuse.
+   */
   BOOTSTRAP_API_KEY: z
     .string()
-    .max(512)
+    .refine((v) => v === '' || isWellFormedApiKey(v), {
+      message: `at most ${API_KEY_MAX_LENGTH} visible ASCII characters (0x21-0x7E: no spaces, control or non-ASCII characters)`,
+    })
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
 });

@@ -30,3 +30,9 @@ export {
 export { AccessTokenVerifier } from './token-verifier';
 export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords';
 export { generateSecretToken, digestSecret, digestsEqual } from './secret-tokens';
+export {
+  API_KEY_MAX_LENGTH,
+  isWellFormedApiKey,
+  isWellFormedAccessToken,
+  malformedCredentialError,
+} from './credential-format';
