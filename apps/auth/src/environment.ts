@@ -1,5 +1,6 @@
 /** The auth subgraph's settings, parsed once at start. */
 import { z } from 'zod';
+import { API_KEY_MAX_LENGTH, isWellFormedApiKey } from '@platform/auth';
 import { commonEnvironment, loadEnvironment, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
 
 const schema = commonEnvironment.extend({
@@ -17,10 +18,15 @@ const schema = commonEnvironment.extend({
   LOGIN_RATE_LIMIT_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
-  /** A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. */
+  /**
+   * A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. Held to the API-key alphabet the facade
+   * and gateway check first (visible ASCII, at most 512), so the configured key is never one they would refuse.
+   */
   BOOTSTRAP_API_KEY: z
     .string()
-    .max(512)
+    .refine((v) => v === '' || isWellFormedApiKey(v), {
+      message: `at most ${API_KEY_MAX_LENGTH} visible ASCII characters (0x21-0x7E: no spaces, control or non-ASCII characters)`,
+    })
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
 });

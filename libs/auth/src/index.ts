@@ -31,6 +31,12 @@ export { AccessTokenVerifier } from './token-verifier';
 export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords';
 export { generateSecretToken, digestSecret, digestsEqual } from './secret-tokens';
 export {
+  API_KEY_MAX_LENGTH,
+  isWellFormedApiKey,
+  isWellFormedAccessToken,
+  malformedCredentialError,
+} from './credential-format';
+export {
   CLIENT_IP_HEADER,
   FACADE_CALL_HEADER,
   SUBGRAPH_SECRET_HEADER,

@@ -1,7 +1,7 @@
 /** Access tokens: HS256 only, on signing and on verifying; `sub` is the username, `uid` the user id. */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { AppError } from '@platform/errors';
+import { invalidTokenError, isWellFormedAccessToken } from './credential-format';
 import type { Principal } from './principal';
 import { ROLES, type Role } from './scopes';
 
@@ -47,7 +47,7 @@ export function signInternalToken(service: string, secret: string): string {
   );
 }
 
-const invalidToken = () => new AppError('UNAUTHENTICATED', 'Invalid token');
+const invalidToken = invalidTokenError;
 
 export function verifyAccessToken(token: string, secret: string, nowMs?: number): AccessTokenClaims {
   let payload: unknown;
@@ -86,6 +86,6 @@ export function verifyAccessToken(token: string, secret: string, nowMs?: number)
 export function bearerTokenFrom(header: string | undefined): string | null {
   if (header === undefined || header === '') return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw invalidToken();
+  if (!match?.[1] || !isWellFormedAccessToken(match[1])) throw invalidToken();
   return match[1];
 }

@@ -6,7 +6,13 @@
  * the key's digest: a revoked key, or one whose owner was deactivated, keeps working for at most `cacheTtlMs`.
  */
 import { GraphQLError } from 'graphql';
-import { digestSecret, signAccessToken, ROLES, type Role } from '@platform/auth';
+import {
+  digestSecret,
+  malformedCredentialError,
+  signAccessToken,
+  ROLES,
+  type Role,
+} from '@platform/auth';
 import { AppError } from '@platform/errors';
 
 const VERIFY_API_KEY =
@@ -39,11 +45,11 @@ interface Verdict {
   expiresAt: number;
 }
 
-/** Thrown from the gateway's context creation: the whole operation fails with 401, as REST's `Invalid API Key`. */
-export const invalidApiKeyError = () =>
-  new GraphQLError('Invalid API Key', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+const unauthenticated = (message: string) =>
+  new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
-const MAX_KEY_LENGTH = 512;
+/** Thrown from the gateway's context creation: the whole operation fails with 401, as REST's `Invalid API Key`. */
+export const invalidApiKeyError = () => unauthenticated('Invalid API Key');
 
 export class ApiKeyExchange {
   private readonly cache = new Map<string, Verdict>();
@@ -62,20 +68,23 @@ export class ApiKeyExchange {
 
   /**
    * What a request forwards to the subgraphs: its bearer token when it has one (a bearer wins), else the JWT this key
-   * is exchanged for, else nothing. Throws the `Invalid API Key` GraphQLError for a bad key.
+   * is exchanged for, else nothing. Throws the `Invalid API Key` (or `Invalid token`) GraphQLError for a bad key (or a
+   * bearer token outside its alphabet).
    */
   async forwardedAuthorization(
     authorization: string | undefined,
     apiKey: string | undefined,
     requestId: string,
   ): Promise<string | undefined> {
+    // The gateway's entry: a credential outside its alphabet fails the operation before it is used or forwarded.
+    const malformed = malformedCredentialError(authorization, apiKey);
+    if (malformed) throw unauthenticated(malformed.message);
     if (authorization) return authorization;
     return apiKey === undefined ? undefined : this.authorizationFor(apiKey, requestId);
   }
 
   /** The `Authorization` value to forward for this key; throws the `Invalid API Key` GraphQLError for a bad key. */
   private async authorizationFor(apiKey: string, requestId: string): Promise<string> {
-    if (apiKey === '' || apiKey.length > MAX_KEY_LENGTH) throw invalidApiKeyError();
     const digest = digestSecret(apiKey);
     const verdict = this.cached(digest) ?? (await this.verifyOnce(digest, apiKey, requestId));
     if (verdict.authorization === null) throw invalidApiKeyError();

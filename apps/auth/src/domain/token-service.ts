@@ -1,7 +1,8 @@
 /**
  * Login and the refresh-token lifecycle. Access tokens are HS256 JWTs (sub, uid, role, scopes, kind, exp); refresh
  * tokens are opaque, stored as SHA-256 digests, single use: a refresh rotates the token within its family, and
- * presenting a rotated token again revokes the whole family (it was stolen or replayed).
+ * presenting a rotated token again revokes the whole family (it was stolen or replayed). "Single use" holds under
+ * concurrency on FerretDB v1 as on MongoDB (docs/decisions/0008-exactly-once-primitives.md).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -95,22 +96,27 @@ export class TokenService {
     return pair;
   }
 
+  /**
+   * Rotates a refresh token. Exactly one redemption of a token can win (the redemption record's primary key decides);
+   * any other is reuse and revokes the family, and a revoked family's tokens are refused, including one that a
+   * concurrent winner issues after the revocation.
+   */
   async refresh(refreshToken: string, requestId: string): Promise<TokenPair> {
     const digest = digestSecret(refreshToken);
     const now = new Date();
-    const current = await this.refreshTokens.markUsed(digest, now);
-    if (!current) {
-      const known = await this.refreshTokens.findByDigest(digest);
-      if (known && known.usedAt !== null && known.revokedAt === null) {
-        // A rotated token came back: whoever holds the family is not to be trusted any more.
-        await this.refreshTokens.revokeFamily(known.familyId, now);
-        this.logger.warn({ requestId, userId: known.userId }, 'refresh token reuse detected; family revoked');
-      }
+    const current = await this.refreshTokens.findByDigest(digest);
+    if (!current || current.revokedAt !== null || current.expiresAt <= now) throw invalidRefreshToken();
+    if (await this.refreshTokens.isFamilyRevoked(current.familyId)) throw invalidRefreshToken();
+    // usedAt without a redemption record: rotated before redemption records existed, so this is reuse as well.
+    if (current.usedAt !== null || !(await this.refreshTokens.redeem(current, now))) {
+      // A rotated token came back: whoever holds the family is not to be trusted any more.
+      await this.refreshTokens.revokeFamily(current.familyId, current.userId, now);
+      this.logger.warn({ requestId, userId: current.userId }, 'refresh token reuse detected; family revoked');
       throw invalidRefreshToken();
     }
     const account = await this.accounts.status(current.userId, requestId);
     if (!account || !account.isActive) {
-      await this.refreshTokens.revokeFamily(current.familyId, now);
+      await this.refreshTokens.revokeFamily(current.familyId, current.userId, now);
       throw invalidRefreshToken();
     }
     // A role may have changed since login: keep only what the role still grants.
@@ -123,7 +129,7 @@ export class TokenService {
   async logout(refreshToken: string, requestId: string): Promise<void> {
     const known = await this.refreshTokens.findByDigest(digestSecret(refreshToken));
     if (!known) return;
-    await this.refreshTokens.revokeFamily(known.familyId, new Date());
+    await this.refreshTokens.revokeFamily(known.familyId, known.userId, new Date());
     this.logger.info({ requestId, userId: known.userId }, 'logged out; refresh family revoked');
   }
 

@@ -1,6 +1,7 @@
 /** Turns route declarations into an express router: credentials, validation, the handler, and 405 with `Allow`. */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { z } from 'zod';
+import { malformedCredentialError } from '@platform/auth';
 import { AppError } from '@platform/errors';
 import { parseInput } from '@platform/contracts';
 import type { Gateway } from '../gateway/gateway-client';
@@ -47,6 +48,9 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
   const authorization = req.headers.authorization || undefined;
   const apiKey =
     deps.env.API_KEY_PROTECTION && route.security === 'bearer-or-api-key' ? apiKeyFrom(req) : undefined;
+  // Before anything else: a credential outside its alphabet is refused here, never forwarded as a header.
+  const malformed = malformedCredentialError(authorization, apiKey);
+  if (malformed) throw malformed;
   if (route.security === 'bearer' && !authorization) throw notAuthenticated();
   if (route.security === 'bearer-or-api-key' && !authorization && !apiKey) throw notAuthenticated();
 

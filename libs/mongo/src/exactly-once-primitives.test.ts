@@ -1,0 +1,83 @@
+/**
+ * The primitives docs/decisions/0008-exactly-once-primitives.md lets exactly-once rules rely on, proven against the
+ * real FerretDB under concurrency: of many concurrent inserts of one `_id` or of one value of a unique index, and of
+ * many concurrent updates setting one unique-index value, exactly one succeeds and every other is refused by the
+ * unique constraint (code 11000; for updates FerretDB v1 says code 1, see below), round after round.
+ */
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import { testStack } from '@platform/testing';
+import { isDuplicateKeyError } from './mongo-errors';
+
+const CONCURRENT = 50;
+const ROUNDS = 5;
+
+/**
+ * FerretDB v1 refuses an update that collides with a unique index as code 1 (InternalError, SQLite's "UNIQUE
+ * constraint failed") where MongoDB says 11000, also without any concurrency: uniqueness holds, only the code differs.
+ */
+const isUniqueConstraintError = (error: unknown): boolean =>
+  isDuplicateKeyError(error) ||
+  (error instanceof MongoServerError && error.code === 1 && error.message.includes('UNIQUE constraint failed'));
+
+/** How many of the concurrent attempts succeeded; any failure other than the unique constraint fails the test. */
+async function winners(
+  attempts: Array<Promise<unknown>>,
+  refusedAsDuplicate: (error: unknown) => boolean = isDuplicateKeyError,
+): Promise<number> {
+  const outcomes = await Promise.allSettled(attempts);
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected' && !refusedAsDuplicate(outcome.reason)) throw outcome.reason;
+  }
+  return outcomes.filter((o) => o.status === 'fulfilled').length;
+}
+
+describe('exactly-once primitives on a real server', () => {
+  let client: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    client = await MongoClient.connect(testStack().mongoUrl);
+    db = client.db(`once_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+  });
+  afterAll(async () => {
+    await db.dropDatabase();
+    await client.close();
+  });
+
+  it(`when ${CONCURRENT} inserts of one _id race (${ROUNDS} rounds), then exactly one succeeds each round`, async () => {
+    const claims = db.collection<{ _id: string; by: number }>('claims');
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const won = await winners(
+        Array.from({ length: CONCURRENT }, (_, by) => claims.insertOne({ _id: `claim-${round}`, by })),
+      );
+      expect({ round, won }).toEqual({ round, won: 1 });
+      expect(await claims.countDocuments({ _id: `claim-${round}` })).toBe(1);
+    }
+  });
+
+  it(`when ${CONCURRENT} inserts of one unique-index value race (${ROUNDS} rounds), then exactly one succeeds each round`, async () => {
+    const rows = db.collection<{ key: string; by: number }>('unique_rows');
+    await rows.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const won = await winners(Array.from({ length: CONCURRENT }, (_, by) => rows.insertOne({ key: `k-${round}`, by })));
+      expect({ round, won }).toEqual({ round, won: 1 });
+      expect(await rows.countDocuments({ key: `k-${round}` })).toBe(1);
+    }
+  });
+
+  it(`when ${CONCURRENT} updates of different documents to one unique-index value race (${ROUNDS} rounds), then exactly one succeeds each round`, async () => {
+    const rows = db.collection<{ _id: string; email: string }>('unique_updates');
+    await rows.createIndex({ email: 1 }, { unique: true, name: 'email_unique' });
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const ids = Array.from({ length: CONCURRENT }, (_, i) => `r${round}-${i}`);
+      await rows.insertMany(ids.map((_id) => ({ _id, email: `${_id}@example.com` })));
+      const target = `taken-${round}@example.com`;
+      const won = await winners(
+        ids.map((_id) => rows.updateOne({ _id }, { $set: { email: target } })),
+        isUniqueConstraintError,
+      );
+      expect({ round, won }).toEqual({ round, won: 1 });
+      expect(await rows.countDocuments({ email: target })).toBe(1);
+    }
+  });
+});
