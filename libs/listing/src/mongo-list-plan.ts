@@ -26,6 +26,8 @@ export const MAX_FIRST = 1000;
 type MongoFilter = Record<string, unknown>;
 
 interface ValidatedArgs {
+  /** The parent a nested listing hangs under (cursors are bound to it), e.g. `post:5` for a post's comments. */
+  scope: string | undefined;
   first: number;
   offset: number | null;
   filter: FilterInput;
@@ -103,7 +105,7 @@ export function validateSort(spec: ListingSpec, sort: unknown): SortKey[] {
   return effectiveSort(spec, keys);
 }
 
-function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer): ValidatedArgs {
+function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer, scope: string | undefined): ValidatedArgs {
   const first = validateFirst(args.first);
   const offset = validateOffset(args.offset);
   const filter = validateFilter(spec, args.filter);
@@ -113,13 +115,13 @@ function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buf
     if (typeof args.after !== 'string') return fail('after', 'must be a string');
     if (offset !== null) return fail('offset', 'cannot be combined with after');
     try {
-      after = readCursor(spec, filter, sort, args.after, cursorSecret);
+      after = readCursor(spec, filter, sort, args.after, cursorSecret, scope);
     } catch (error) {
       if (error instanceof CursorError) return fail('after', error.message);
       throw error;
     }
   }
-  return { first, offset, filter, sort, after };
+  return { scope, first, offset, filter, sort, after };
 }
 
 /** `{ path: { $eq, $lt, $gt, $in } }` from typed values; operator names come from the allowlist, never from input. */
@@ -164,8 +166,9 @@ function strictlyAfter(path: string, direction: 1 | -1, value: ScalarValue | nul
   return { $or: [{ [path]: { $lt: value } }, { [path]: null }] };
 }
 
-export function planMongoList(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer): MongoListPlan {
-  const validated = validateArgs(spec, args, cursorSecret);
+/** `scope` names the parent of a nested listing (see parentScope); cursors of another parent are refused. */
+export function planMongoList(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer, scope?: string): MongoListPlan {
+  const validated = validateArgs(spec, args, cursorSecret, scope);
   const base = toMongoFilter(spec, validated.filter);
   let filter: MongoFilter = base;
   if (validated.after) {
@@ -198,12 +201,13 @@ export function toConnection<T>(
   args: ConnectionArgs,
   cursorSecret: Buffer,
   count: (countFilter: Record<string, unknown>) => Promise<number>,
+  scope?: string,
 ): Connection<T> {
-  const validated = planDetails.get(plan) ?? validateArgs(spec, args, cursorSecret);
+  const validated = planDetails.get(plan) ?? validateArgs(spec, args, cursorSecret, scope);
   const nodes = docs.slice(0, plan.pageSize);
   const last = nodes[nodes.length - 1];
   const endCursor =
-    last === undefined ? null : issueCursor(spec, validated.filter, validated.sort, sortValuesOf(last, validated.sort), cursorSecret);
+    last === undefined ? null : issueCursor(spec, validated.filter, validated.sort, sortValuesOf(last, validated.sort), cursorSecret, validated.scope);
   let counted: Promise<number> | undefined;
   return {
     nodes,
