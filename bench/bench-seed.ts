@@ -5,6 +5,7 @@
  */
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { hashPassword } from '@platform/auth';
+import { foldEmail, foldUsername } from '@platform/contracts';
 import { reserveSequenceUpTo } from '@platform/mongo';
 
 export interface SeedSizes {
@@ -64,6 +65,9 @@ export async function seedDatabase(mongoUrl: string, sizes: SeedSizes, log: (mes
       _id: id,
       username: seedUsername(id),
       email: `${seedUsername(id)}@bench.example.com`,
+      // The folded forms the users service keeps for its case-insensitive unique indexes (user-repository.ts).
+      usernameFolded: foldUsername(seedUsername(id)),
+      emailFolded: foldEmail(`${seedUsername(id)}@bench.example.com`),
       fullName: `Bench User ${id}`,
       isActive: true,
       role: id === 1 ? 'admin' : 'member',
@@ -74,6 +78,7 @@ export async function seedDatabase(mongoUrl: string, sizes: SeedSizes, log: (mes
     await insertInBatches(auth, 'credentials', sizes.users, (id) => ({
       _id: id,
       username: seedUsername(id),
+      usernameFolded: foldUsername(seedUsername(id)),
       passwordHash,
       createdAt: created,
       updatedAt: created,

@@ -1,6 +1,7 @@
 /** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
 import { z } from 'zod';
 import { ALL_SCOPES } from '@platform/auth';
+import { text } from './text';
 
 /** A user holds at most this many keys; GET /api-keys returns them all in one array. */
 export const API_KEYS_PER_USER_MAX = 100;
@@ -10,14 +11,14 @@ export const API_KEYS_PER_USER_MAX = 100;
  * is decided by the auth subgraph, which reports any problem on the field `scopes` itself.
  */
 const Scopes = z
-  .array(z.string().max(50, 'must be at most 50 characters'), 'must be an array of scope names')
+  .array(text().max(50, 'must be at most 50 characters'), 'must be an array of scope names')
   .min(1, 'must name at least one scope')
   .max(ALL_SCOPES.length, `must name at most ${ALL_SCOPES.length} scopes`)
   .describe(`Scopes the key grants, each one the creator holds: ${ALL_SCOPES.join(', ')}`);
 
 export const ApiKeyCreate = z
   .object({
-    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
+    name: text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
     scopes: Scopes,
   })
   .strict()

@@ -1,12 +1,12 @@
 /** Token endpoint schemas: the login form (OAuth2 password grant shape), refresh and logout bodies, the token response. */
 import { z } from 'zod';
+import { text } from './text';
 
 export const TokenRequest = z
   .object({
-    username: z.string().min(1, 'is required').max(50, 'must be at most 50 characters'),
-    password: z.string().min(1, 'is required').max(128, 'must be at most 128 characters'),
-    scope: z
-      .string()
+    username: text().min(1, 'is required').max(50, 'must be at most 50 characters'),
+    password: text().min(1, 'is required').max(128, 'must be at most 128 characters'),
+    scope: text()
       .max(500, 'must be at most 500 characters')
       .optional()
       .describe('Space-separated scopes to narrow the token to; each must be granted by the role. Default: every scope of the role.'),
@@ -21,7 +21,7 @@ export const TokenRequest = z
 export type TokenRequestInput = z.infer<typeof TokenRequest>;
 
 export const RefreshTokenRequest = z
-  .object({ refresh_token: z.string().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .object({ refresh_token: text().min(1, 'is required').max(200, 'must be at most 200 characters') })
   .strict()
   .meta({
     id: 'RefreshTokenRequest',

@@ -53,4 +53,6 @@ export {
   type CommentCreateInput,
   type CommentUpdateInput,
 } from './posts';
-export { isEntityId, parseEntityId } from './entity-id';
+export { isEntityId, parseEntityId, entityIdParam, ENTITY_ID_MAX, ENTITY_ID_MESSAGE } from './entity-id';
+export { text, isSafeText, UNSAFE_TEXT_MESSAGE } from './text';
+export { normalizeEmail, foldUsername, foldEmail } from './identity';

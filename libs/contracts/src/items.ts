@@ -4,6 +4,7 @@
  * price 0..1,000,000,000 with at most 2 decimal places (stored as integer cents, returned as a JSON number).
  */
 import { z } from 'zod';
+import { text } from './text';
 
 export const ITEM_NAME_MAX = 200;
 export const ITEM_DESCRIPTION_MAX = 5_000;
@@ -17,14 +18,12 @@ export const hasAtMostTwoDecimals = (value: number): boolean =>
 export const toCents = (price: number): number => Math.round(price * 100);
 export const fromCents = (cents: number): number => cents / 100;
 
-const name = z
-  .string()
+const name = text()
   .min(1, 'must not be empty')
   .max(ITEM_NAME_MAX, `must be at most ${ITEM_NAME_MAX} characters`)
   .regex(/\S/, 'must not be blank')
   .describe(`1 to ${ITEM_NAME_MAX} characters, not only whitespace`);
-const description = z
-  .string()
+const description = text()
   .max(ITEM_DESCRIPTION_MAX, `must be at most ${ITEM_DESCRIPTION_MAX} characters`)
   .nullable()
   .describe(`At most ${ITEM_DESCRIPTION_MAX} characters, or null`);

@@ -3,22 +3,22 @@
  * CommentPublic. Bounds: title 1..200 characters, body 1..20,000, comment body 1..5,000 (none may be only whitespace).
  */
 import { z } from 'zod';
+import { text } from './text';
 
 export const POST_TITLE_MAX = 200;
 export const POST_BODY_MAX = 20_000;
 export const COMMENT_BODY_MAX = 5_000;
 
-const text = (max: number) =>
-  z
-    .string()
+const bounded = (max: number) =>
+  text()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .regex(/\S/, 'must not be blank')
     .describe(`1 to ${max} characters, not only whitespace`);
 
-const title = text(POST_TITLE_MAX);
-const body = text(POST_BODY_MAX);
-const commentBody = text(COMMENT_BODY_MAX);
+const title = bounded(POST_TITLE_MAX);
+const body = bounded(POST_BODY_MAX);
+const commentBody = bounded(COMMENT_BODY_MAX);
 
 export const PostCreate = z
   .object({ title, body })

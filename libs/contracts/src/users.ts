@@ -3,24 +3,23 @@
  * response; no password) and the versioned list representations (v1 `{id, name}`, v2 `{id, name, email}`).
  */
 import { z } from 'zod';
+import { text } from './text';
 
 export const USERNAME_MIN = 3;
 export const PASSWORD_MIN = 8;
 
 /** The password rule of registration and of reset-password: 8..128 characters with a digit. */
-export const Password = z
-  .string()
+export const Password = text()
   .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
   .max(128, 'must be at most 128 characters')
   .regex(/\d/, 'must contain at least one digit');
 
 const Email = z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters');
-const FullName = z.string().max(200, 'must be at most 200 characters').nullable();
+const FullName = text().max(200, 'must be at most 200 characters').nullable();
 
 export const UserCreate = z
   .object({
-    username: z
-      .string()
+    username: text()
       .min(USERNAME_MIN, `must be at least ${USERNAME_MIN} characters`)
       .max(50, 'must be at most 50 characters')
       .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"'),
@@ -65,7 +64,7 @@ export type UserReplaceInput = z.infer<typeof UserReplace>;
 
 export const ResetPassword = z
   .object({
-    current_password: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+    current_password: text().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
     new_password: Password,
   })
   .strict()

@@ -1,4 +1,7 @@
-/** Binds cursors to one listing query: issuing from a record's stored sort values, and reading them back verified. */
+/**
+ * Binds cursors to one listing query (collection, parent scope, filter, sort): issuing from a record's stored sort
+ * values, and reading them back verified.
+ */
 import { CursorError, decodeCursor, encodeCursor, hashQuery } from './cursor-codec';
 import type { ListingSpec } from './listing-specs';
 import type { FilterInput, ScalarValue } from './listing-types';
@@ -6,9 +9,27 @@ import { canonicalQuery, coerceValue, toStoredValue, type SortKey } from './list
 
 export type SortValues = Array<ScalarValue | null>;
 
-/** Reads and checks a cursor for this filter and effective order; throws CursorError with a client-safe message. */
-export function readCursor(spec: ListingSpec, filter: FilterInput, sort: readonly SortKey[], token: string, secret: Buffer): SortValues {
+/**
+ * Where a listing pages: the collection, and for a nested one the parent it hangs under (`comments@post:5`), so that a
+ * cursor of /posts/5/comments does not page /posts/6/comments.
+ */
+export const collectionOf = (spec: ListingSpec, scope?: string): string =>
+  scope === undefined ? spec.resource : `${spec.resource}@${scope}`;
+
+/** The scope of a listing nested under one record of another collection, e.g. a post's comments. */
+export const parentScope = (parent: 'post', id: number): string => `${parent}:${id}`;
+
+/** Reads and checks a cursor for this collection, filter and effective order; throws CursorError with a client-safe message. */
+export function readCursor(
+  spec: ListingSpec,
+  filter: FilterInput,
+  sort: readonly SortKey[],
+  token: string,
+  secret: Buffer,
+  scope?: string,
+): SortValues {
   const payload = decodeCursor(token, secret);
+  if (payload.collection !== collectionOf(spec, scope)) throw new CursorError('was issued for another collection');
   if (payload.queryHash !== hashQuery(canonicalQuery(spec, filter, sort))) {
     throw new CursorError('was issued for a different filter or sort');
   }
@@ -30,8 +51,18 @@ export function readCursor(spec: ListingSpec, filter: FilterInput, sort: readonl
   return payload.values;
 }
 
-export function issueCursor(spec: ListingSpec, filter: FilterInput, sort: readonly SortKey[], values: SortValues, secret: Buffer): string {
-  return encodeCursor({ values, queryHash: hashQuery(canonicalQuery(spec, filter, sort)) }, secret);
+export function issueCursor(
+  spec: ListingSpec,
+  filter: FilterInput,
+  sort: readonly SortKey[],
+  values: SortValues,
+  secret: Buffer,
+  scope?: string,
+): string {
+  return encodeCursor(
+    { collection: collectionOf(spec, scope), values, queryHash: hashQuery(canonicalQuery(spec, filter, sort)) },
+    secret,
+  );
 }
 
 /**

@@ -16,9 +16,9 @@ describe('cursor codec', () => {
   });
 
   it('when a cursor is encoded, then it decodes to the same sort values and query hash and reveals no secret', () => {
-    const token = encodeCursor({ values: ['lamp', 1999, null, true, 7], queryHash: 'h1' }, secret);
+    const token = encodeCursor({ collection: 'items', values: ['lamp', 1999, null, true, 7], queryHash: 'h1' }, secret);
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
-    expect(decodeCursor(token, secret)).toEqual({ values: ['lamp', 1999, null, true, 7], queryHash: 'h1' });
+    expect(decodeCursor(token, secret)).toEqual({ collection: 'items', values: ['lamp', 1999, null, true, 7], queryHash: 'h1' });
   });
 
   it.each([
@@ -29,15 +29,16 @@ describe('cursor codec', () => {
     ['a short MAC', `${Buffer.from('{}').toString('base64url')}.AAAA`],
     ['a signed non-JSON body', `${Buffer.from('not json').toString('base64url')}.${sign(Buffer.from('not json').toString('base64url'))}`],
     ['a signed payload of another version', signed({ v: 2, h: 'h', k: [1] })],
-    ['a signed payload without values', signed({ v: 1, h: 'h' })],
-    ['a signed payload with an object value', signed({ v: 1, h: 'h', k: [{ $gt: 1 }] })],
+    ['a signed payload without values', signed({ v: 1, c: 'items', h: 'h' })],
+    ['a signed payload without a collection (issued before cursors named it)', signed({ v: 1, h: 'h', k: [1] })],
+    ['a signed payload with an object value', signed({ v: 1, c: 'items', h: 'h', k: [{ $gt: 1 }] })],
     ['a signed array', signed([1, 2])],
   ])('when the token is %s, then it is refused', (_label, token) => {
     expect(() => decodeCursor(token, secret)).toThrow(CursorError);
   });
 
   it('when any character of a valid token is changed, then it is refused', () => {
-    const token = encodeCursor({ values: [5], queryHash: 'abc' }, secret);
+    const token = encodeCursor({ collection: 'items', values: [5], queryHash: 'abc' }, secret);
     for (let index = 0; index < token.length; index += 1) {
       if (token[index] === '.') continue;
       const changed = `${token.slice(0, index)}${token[index] === 'A' ? 'B' : 'A'}${token.slice(index + 1)}`;
@@ -46,7 +47,7 @@ describe('cursor codec', () => {
   });
 
   it('when a token is checked with another key, then it is refused', () => {
-    const token = encodeCursor({ values: [5], queryHash: 'abc' }, secret);
+    const token = encodeCursor({ collection: 'items', values: [5], queryHash: 'abc' }, secret);
     expect(() => decodeCursor(token, deriveCursorSecret('other'))).toThrow('is not a valid cursor');
   });
 });

@@ -1,10 +1,12 @@
 /**
- * The one pagination cursor codec: compact JSON (last sort values + a hash of filter and order), base64url, and a
- * truncated HMAC-SHA256. Opaque to clients; any change, or reuse with another filter or order, is refused.
+ * The one pagination cursor codec: compact JSON (the collection, last sort values, a hash of filter and order),
+ * base64url, and a truncated HMAC-SHA256. Opaque to clients; any change, or reuse on another collection or with
+ * another filter or order, is refused.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ScalarValue } from './listing-types';
 
+/** Tokens issued before the payload named its collection (`c`) lack it and are refused like any other bad token. */
 const VERSION = 1;
 const MAC_BYTES = 16;
 /** Far above any real cursor (a few sort values), low enough to refuse junk before hashing it. */
@@ -15,8 +17,10 @@ export function deriveCursorSecret(jwtSecret: string): Buffer {
   return createHmac('sha256', jwtSecret).update('listing-cursor-v1').digest();
 }
 
-/** What a cursor carries: the stored sort values of the last record seen (id included) and the query hash. */
+/** What a cursor carries: its collection, the stored sort values of the last record seen (id included), the query hash. */
 export interface CursorPayload {
+  /** The collection the cursor pages through, with its parent when it has one (`users`, `comments@post:5`). */
+  collection: string;
   /** Values in the order of the effective sort keys; null for a record without that field. */
   values: Array<ScalarValue | null>;
   /** Hash of the canonical filter and order the cursor was issued for. */
@@ -29,7 +33,7 @@ export const hashQuery = (canonical: string): string =>
 const mac = (secret: Buffer, body: string): Buffer => createHmac('sha256', secret).update(body).digest().subarray(0, MAC_BYTES);
 
 export function encodeCursor(payload: CursorPayload, secret: Buffer): string {
-  const body = Buffer.from(JSON.stringify({ v: VERSION, h: payload.queryHash, k: payload.values })).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ v: VERSION, c: payload.collection, h: payload.queryHash, k: payload.values })).toString('base64url');
   return `${body}.${mac(secret, body).toString('base64url')}`;
 }
 
@@ -54,14 +58,15 @@ export function decodeCursor(token: string, secret: Buffer): CursorPayload {
     throw new CursorError('is not a valid cursor');
   }
   if (!isPayload(parsed)) throw new CursorError('is not a valid cursor');
-  return { values: parsed.k, queryHash: parsed.h };
+  return { collection: parsed.c, values: parsed.k, queryHash: parsed.h };
 }
 
-function isPayload(value: unknown): value is { v: number; h: string; k: Array<ScalarValue | null> } {
+function isPayload(value: unknown): value is { v: number; c: string; h: string; k: Array<ScalarValue | null> } {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   return (
     record['v'] === VERSION &&
+    typeof record['c'] === 'string' &&
     typeof record['h'] === 'string' &&
     Array.isArray(record['k']) &&
     record['k'].every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))

@@ -19,6 +19,7 @@ export type {
 } from './listing-types';
 export { unitsToCents } from './listing-specs';
 export { deriveCursorSecret } from './cursor-codec';
+export { parentScope } from './cursor-binding';
 export {
   parseRestListQuery,
   toConnectionVariables,

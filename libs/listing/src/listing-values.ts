@@ -1,4 +1,5 @@
 /** Typed filter values and sort keys per field, shared by the REST parser and the subgraph planner (one allowlist). */
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from '@platform/contracts';
 import type { FieldType, ListingField, ListingSpec } from './listing-specs';
 import type { FilterInput, FilterOperator, ScalarValue } from './listing-types';
 
@@ -62,6 +63,7 @@ export function coerceValue(field: ListingField, raw: unknown, source: 'text' | 
     case 'string': {
       if (typeof raw !== 'string') return fail();
       if (raw.length > MAX_STRING_LENGTH) return { ok: false, message: `must be at most ${MAX_STRING_LENGTH} characters` };
+      if (!isSafeText(raw)) return { ok: false, message: UNSAFE_TEXT_MESSAGE };
       // Values are bound with $eq/$in and never become keys, but nothing legitimate starts with `$`: refuse it outright.
       if (raw.startsWith('$')) return { ok: false, message: 'must not start with $' };
       if (field.values && !field.values.includes(raw)) return { ok: false, message: `must be one of ${field.values.join(', ')}` };

@@ -29,6 +29,8 @@ export const MAX_FACADE_FIRST = 1000;
 type MongoFilter = Record<string, unknown>;
 
 interface ValidatedArgs {
+  /** The parent a nested listing hangs under (cursors are bound to it), e.g. `post:5` for a post's comments. */
+  scope: string | undefined;
   first: number;
   offset: number | null;
   filter: FilterInput;
@@ -106,7 +108,13 @@ export function validateSort(spec: ListingSpec, sort: unknown): SortKey[] {
   return effectiveSort(spec, keys);
 }
 
-function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buffer, maxFirst: number): ValidatedArgs {
+function validateArgs(
+  spec: ListingSpec,
+  args: ConnectionArgs,
+  cursorSecret: Buffer,
+  maxFirst: number,
+  scope: string | undefined,
+): ValidatedArgs {
   const first = validateFirst(args.first, maxFirst);
   const offset = validateOffset(args.offset);
   const filter = validateFilter(spec, args.filter);
@@ -116,13 +124,13 @@ function validateArgs(spec: ListingSpec, args: ConnectionArgs, cursorSecret: Buf
     if (typeof args.after !== 'string') return fail('after', 'must be a string');
     if (offset !== null) return fail('offset', 'cannot be combined with after');
     try {
-      after = readCursor(spec, filter, sort, args.after, cursorSecret);
+      after = readCursor(spec, filter, sort, args.after, cursorSecret, scope);
     } catch (error) {
       if (error instanceof CursorError) return fail('after', error.message);
       throw error;
     }
   }
-  return { first, offset, filter, sort, after };
+  return { scope, first, offset, filter, sort, after };
 }
 
 /** `{ path: { $eq, $lt, $gt, $in } }` from typed values; operator names come from the allowlist, never from input. */
@@ -167,13 +175,18 @@ function strictlyAfter(path: string, direction: 1 | -1, value: ScalarValue | nul
   return { $or: [{ [path]: { $lt: value } }, { [path]: null }] };
 }
 
+/**
+ * `facadeCall`: the REST facade's own call (root lists up to REST's `limit`); `scope` names the parent of a nested
+ * listing (see parentScope): cursors of another parent are refused.
+ */
 export function planMongoList(
   spec: ListingSpec,
   args: ConnectionArgs,
   cursorSecret: Buffer,
-  caller: { facadeCall?: boolean | undefined } = {},
+  options: { facadeCall?: boolean | undefined; scope?: string | undefined } = {},
 ): MongoListPlan {
-  const validated = validateArgs(spec, args, cursorSecret, caller.facadeCall ? MAX_FACADE_FIRST : MAX_FIRST);
+  const maxFirst = options.facadeCall ? MAX_FACADE_FIRST : MAX_FIRST;
+  const validated = validateArgs(spec, args, cursorSecret, maxFirst, options.scope);
   const base = toMongoFilter(spec, validated.filter);
   let filter: MongoFilter = base;
   if (validated.after) {
@@ -206,13 +219,14 @@ export function toConnection<T>(
   args: ConnectionArgs,
   cursorSecret: Buffer,
   count: (countFilter: Record<string, unknown>) => Promise<number>,
+  scope?: string,
 ): Connection<T> {
   // The plan was validated against its caller's maximum already; re-reading its arguments needs no tighter one.
-  const validated = planDetails.get(plan) ?? validateArgs(spec, args, cursorSecret, MAX_FACADE_FIRST);
+  const validated = planDetails.get(plan) ?? validateArgs(spec, args, cursorSecret, MAX_FACADE_FIRST, scope);
   const nodes = docs.slice(0, plan.pageSize);
   const last = nodes[nodes.length - 1];
   const endCursor =
-    last === undefined ? null : issueCursor(spec, validated.filter, validated.sort, sortValuesOf(last, validated.sort), cursorSecret);
+    last === undefined ? null : issueCursor(spec, validated.filter, validated.sort, sortValuesOf(last, validated.sort), cursorSecret, validated.scope);
   let counted: Promise<number> | undefined;
   return {
     nodes,

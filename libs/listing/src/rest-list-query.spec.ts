@@ -10,7 +10,9 @@ import {
   planMongoList,
   toConnection,
   toConnectionVariables,
+  parentScope,
   toRestListBody,
+  type ListingSpec,
   type ListQuery,
 } from './index';
 
@@ -31,9 +33,13 @@ function fieldError(run: () => unknown): { field: string; message: string } {
 }
 
 /** A real cursor, issued by the subgraph side for this query. */
-function cursorFor(query: { filter?: ListQuery['filter']; sort?: string[] }, spec = LISTINGS.items): string {
+function cursorFor(
+  query: { filter?: ListQuery['filter']; sort?: string[] },
+  spec: ListingSpec = LISTINGS.items,
+  scope?: string,
+): string {
   const args = { first: 1, filter: query.filter ?? {}, sort: query.sort ?? [] };
-  const plan = planMongoList(spec, args, secret, { facadeCall: true });
+  const plan = planMongoList(spec, args, secret, { facadeCall: true, scope });
   const docs = [{ _id: 7, priceCents: 1250, name: 'b', ownerId: 3 }, { _id: 8, priceCents: 1300, name: 'c', ownerId: 3 }];
   const token = toConnection(docs, plan, spec, args, secret, async () => 2).pageInfo.endCursor;
   if (!token) throw new Error('no cursor');
@@ -57,7 +63,6 @@ describe('parseRestListQuery: styles, defaults and bounds', () => {
 
   it('when pageSize, pageToken or cursor is given, then cursor style with default pageSize 20 is chosen', () => {
     expect(parseRestListQuery({ pageSize: '5' }, LISTINGS.users).pagination).toEqual({ style: 'cursor', pageSize: 5, pageToken: null });
-    expect(parseRestListQuery({ pageToken: '' }, LISTINGS.users).pagination).toEqual({ style: 'cursor', pageSize: 20, pageToken: null });
     expect(parseRestListQuery({ cursor: 'abc' }, LISTINGS.users).pagination).toEqual({ style: 'cursor', pageSize: 20, pageToken: 'abc' });
   });
 
@@ -99,6 +104,15 @@ describe('parseRestListQuery: styles, defaults and bounds', () => {
     expect(fieldError(() => parseRestListQuery(query, LISTINGS.users)).field).toBe(field);
   });
 
+  it.each(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'])(
+    'when the query (as express parses it, without a prototype) has %s, then it is refused like any unknown parameter',
+    (name) => {
+      const query = Object.assign(Object.create(null) as Record<string, unknown>, { pageSize: '1' });
+      Object.defineProperty(query, name, { value: '1', enumerable: true });
+      expect(fieldError(() => parseRestListQuery(query, LISTINGS.items))).toEqual({ field: name, message: 'is not a known parameter' });
+    },
+  );
+
   it('when the style is forced to offset, then page parameters are unknown and others work', () => {
     expect(fieldError(() => parseRestListQuery({ page: '1' }, LISTINGS.users, { forcedStyle: 'offset' }))).toEqual({
       field: 'page',
@@ -135,6 +149,8 @@ describe('parseRestListQuery: filters', () => {
     [{ 'price[in]': '1,,2' }, 'price[in]', 'must be a number'],
     [{ owner_id: '1.5' }, 'owner_id', 'must be an integer'],
     [{ 'owner_id[in]': '1,x' }, 'owner_id[in]', 'must be an integer'],
+    [{ name: 'lamp\u0000' }, 'name', 'must not contain NUL characters or unpaired surrogates'],
+    [{ 'name[in]': 'a,\ud800' }, 'name[in]', 'must not contain NUL characters or unpaired surrogates'],
   ])('when a value does not fit its field (%j), then a validation error names %s', (query, field, message) => {
     expect(fieldError(() => parseRestListQuery(query, LISTINGS.items))).toEqual({ field, message });
   });
@@ -217,6 +233,48 @@ describe('parseRestListQuery: page tokens', () => {
     for (const bad of [forged, `${body}.${mac.slice(0, -2)}`, `${body}x.${mac}`, 'garbage', '.', 'a'.repeat(3000)]) {
       expect(fieldError(() => parseRestListQuery({ pageToken: bad }, LISTINGS.items, { cursorSecret: secret })).field).toBe('pageToken');
     }
+  });
+
+  it.each([
+    ['users', LISTINGS.users],
+    ['posts', LISTINGS.posts],
+    ['comments', LISTINGS.comments],
+  ] as const)('when a token of items (no filter, default sort) is used on %s, then a validation error names pageToken', (_name, spec) => {
+    const token = cursorFor({});
+    expect(parseRestListQuery({ pageToken: token }, LISTINGS.items, { cursorSecret: secret }).pagination).toMatchObject({ pageToken: token });
+    expect(fieldError(() => parseRestListQuery({ pageToken: token }, spec, { cursorSecret: secret }))).toEqual({
+      field: 'pageToken',
+      message: 'was issued for another collection',
+    });
+  });
+
+  it("when a token of one post's comments is used on another post's comments (or on no post), then it is refused", () => {
+    const token = cursorFor({}, LISTINGS.comments, parentScope('post', 5));
+    const onPost = (id: number) => ({ cursorSecret: secret, cursorScope: parentScope('post', id) });
+    expect(parseRestListQuery({ pageToken: token }, LISTINGS.comments, onPost(5)).pagination).toMatchObject({ pageToken: token });
+    expect(fieldError(() => parseRestListQuery({ pageToken: token }, LISTINGS.comments, onPost(6))).message).toBe(
+      'was issued for another collection',
+    );
+    expect(fieldError(() => parseRestListQuery({ cursor: token }, LISTINGS.comments, { cursorSecret: secret })).field).toBe('cursor');
+  });
+
+  it('when the subgraph is given a token of another collection as `after`, then it refuses it naming after', () => {
+    const token = cursorFor({});
+    expect(fieldError(() => planMongoList(LISTINGS.users, { after: token }, secret))).toEqual({
+      field: 'after',
+      message: 'was issued for another collection',
+    });
+  });
+
+  it.each([
+    [{ pageToken: '' }, 'pageToken'],
+    [{ cursor: '' }, 'cursor'],
+    [{ pageSize: '5', pageToken: '' }, 'pageToken'],
+  ])('when the token is empty (%j), then a validation error names %s', (query, field) => {
+    expect(fieldError(() => parseRestListQuery(query, LISTINGS.users, { cursorSecret: secret }))).toEqual({
+      field,
+      message: 'must not be empty; omit it for the first page',
+    });
   });
 
   it('when a token is signed with another secret, then it is refused', () => {

@@ -52,8 +52,10 @@ export interface RestListOptions {
   reserved?: readonly string[];
   /** A deployment that lists in one style only (USERS_LIST_STYLE): the other styles' parameters are unknown. */
   forcedStyle?: 'offset' | 'page';
-  /** When given, a `pageToken`/`cursor` is verified here against this request's filter and sort. */
+  /** When given, a `pageToken`/`cursor` is verified here against this request's collection, filter and sort. */
   cursorSecret?: Buffer;
+  /** The parent a nested listing hangs under (parentScope), bound into its cursors; the subgraph checks the same. */
+  cursorScope?: string;
 }
 
 const fail = (field: string, message: string): never => {
@@ -169,7 +171,7 @@ export function parseRestListQuery(query: Record<string, unknown>, spec: Listing
   if (pagination.style === 'cursor' && pagination.pageToken !== null && options.cursorSecret) {
     const name = query['pageToken'] !== undefined ? 'pageToken' : 'cursor';
     try {
-      readCursor(spec, filter, sortKeysOf(spec, sort), pagination.pageToken, options.cursorSecret);
+      readCursor(spec, filter, sortKeysOf(spec, sort), pagination.pageToken, options.cursorSecret, options.cursorScope);
     } catch (error) {
       if (error instanceof CursorError) fail(name, error.message);
       throw error;
@@ -182,12 +184,13 @@ function parsePagination(query: Record<string, unknown>, style: ListStyle, sort:
   switch (style) {
     case 'cursor': {
       const name = query['pageToken'] !== undefined ? 'pageToken' : 'cursor';
-      const token = query[name] === undefined ? '' : single(name, query[name]);
+      const token = query[name] === undefined ? null : single(name, query[name]);
+      // The first page is asked for by leaving the token out; an empty one is a client's bug, not a request.
+      if (token === '') fail(name, 'must not be empty; omit it for the first page');
       return {
         style,
         pageSize: integerParam(query, 'pageSize') ?? LISTING_LIMITS.pageSize.default,
-        // An empty token asks for the first page, as clients that echo `nextPageToken` unconditionally send.
-        pageToken: token === '' ? null : token,
+        pageToken: token,
       };
     }
     case 'page':

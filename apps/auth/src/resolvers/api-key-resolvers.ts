@@ -1,12 +1,7 @@
 /** API key fields of the auth subgraph: createApiKey, apiKeys, revokeApiKey, and the gateway's internal _verifyApiKey. */
-import { validationError } from '@platform/errors';
+import { parseEntityId } from '@platform/contracts';
 import type { AuthContext } from '../context';
 import type { ApiKeyPrincipal, CreatedApiKey, StoredApiKey } from '../domain/api-key-service';
-
-function parseKeyId(raw: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError([{ field: 'id', message: 'must be an integer >= 1' }]);
-  return Number(raw);
-}
 
 const apiKeyFields = {
   id: (key: StoredApiKey) => String(key._id),
@@ -22,7 +17,7 @@ export const apiKeyMutationResolvers = {
   createApiKey: (_: unknown, args: { input: { name: string; scopes: string[] } }, context: AuthContext) =>
     context.services.apiKeys.create(context, { name: args.input.name, scopes: args.input.scopes }),
   revokeApiKey: async (_: unknown, args: { id: string }, context: AuthContext) => {
-    await context.services.apiKeys.revoke(context, parseKeyId(args.id));
+    await context.services.apiKeys.revoke(context, parseEntityId(args.id, 'id'));
     return true;
   },
 };

@@ -1,12 +1,7 @@
 /** Root mutations of the auth subgraph: login and refresh-token lifecycle, password reset, internal credential calls. */
-import { validationError } from '@platform/errors';
+import { parseEntityId } from '@platform/contracts';
 import { requireService, type ResetPasswordArgs } from '../domain/credential-service';
 import type { AuthContext } from '../context';
-
-function parseUserId(raw: string, field: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw validationError([{ field, message: 'must be an integer >= 1' }]);
-  return Number(raw);
-}
 
 export const mutationResolvers = {
   Mutation: {
@@ -16,13 +11,13 @@ export const mutationResolvers = {
       context: AuthContext,
     ) => {
       requireService(context.principal);
-      const userId = parseUserId(args.input.userId, 'userId');
+      const userId = parseEntityId(args.input.userId, 'userId');
       await context.services.credentials.create({ ...args.input, userId });
       return true;
     },
     _purgeUser: async (_: unknown, args: { userId: string }, context: AuthContext) => {
       requireService(context.principal);
-      const userId = parseUserId(args.userId, 'userId');
+      const userId = parseEntityId(args.userId, 'userId');
       await context.services.apiKeys.purgeUser(context, userId);
       await context.services.credentials.purge(userId);
       return true;
@@ -36,7 +31,7 @@ export const mutationResolvers = {
       return true;
     },
     resetPassword: async (_: unknown, args: { userId: string; input: ResetPasswordArgs }, context: AuthContext) => {
-      const userId = parseUserId(args.userId, 'userId');
+      const userId = parseEntityId(args.userId, 'userId');
       await context.services.credentials.resetPassword(context, userId, args.input);
       return { id: String(userId) };
     },

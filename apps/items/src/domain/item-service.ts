@@ -52,7 +52,7 @@ export class ItemService {
 
   async list(caller: Caller, args: ConnectionArgs) {
     requireScope(caller.principal, 'items:read', caller.authError);
-    const plan = planMongoList(LISTINGS.items, args, this.cursorSecret, caller);
+    const plan = planMongoList(LISTINGS.items, args, this.cursorSecret, { facadeCall: caller.facadeCall });
     const docs = await this.items.list(plan);
     return toConnection(docs, plan, LISTINGS.items, args, this.cursorSecret, (filter) =>
       this.items.count(filter),

@@ -2,7 +2,7 @@
 import { notFound } from '@platform/errors';
 import { requireOwnerOrAdmin, requireScope, type Caller, type Principal } from '@platform/auth';
 import { CommentCreate, CommentUpdate, parseEntityId, parseInput } from '@platform/contracts';
-import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
+import { LISTINGS, parentScope, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
 import type { CommentDocument, CommentRepository } from '../data-access/comment-repository';
 import type { PostRepository } from '../data-access/post-repository';
 import { actingUserId } from './caller';
@@ -32,11 +32,19 @@ export class CommentService {
   async list(caller: Caller, rawPostId: unknown, args: ConnectionArgs) {
     requireScope(caller.principal, 'posts:read', caller.authError);
     const postId = parseEntityId(rawPostId, 'postId');
-    const plan = planMongoList(LISTINGS.comments, args, this.cursorSecret, caller);
+    // A post's comments are their own listing: a cursor of another post's comments is refused.
+    const scope = parentScope('post', postId);
+    const plan = planMongoList(LISTINGS.comments, args, this.cursorSecret, { facadeCall: caller.facadeCall, scope });
     const [post, docs] = await Promise.all([this.posts.findById(postId), this.comments.list(postId, plan)]);
     if (!post) throw notFound('Post', postId);
-    return toConnection(docs, plan, LISTINGS.comments, args, this.cursorSecret, (filter) =>
-      this.comments.count(postId, filter),
+    return toConnection(
+      docs,
+      plan,
+      LISTINGS.comments,
+      args,
+      this.cursorSecret,
+      (filter) => this.comments.count(postId, filter),
+      scope,
     );
   }
 

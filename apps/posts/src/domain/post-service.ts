@@ -27,7 +27,7 @@ export class PostService {
 
   async list(caller: Caller, args: ConnectionArgs) {
     requireScope(caller.principal, 'posts:read', caller.authError);
-    const plan = planMongoList(LISTINGS.posts, args, this.cursorSecret, caller);
+    const plan = planMongoList(LISTINGS.posts, args, this.cursorSecret, { facadeCall: caller.facadeCall });
     const docs = await this.posts.list(plan);
     return toConnection(docs, plan, LISTINGS.posts, args, this.cursorSecret, (filter) =>
       this.posts.count(filter),

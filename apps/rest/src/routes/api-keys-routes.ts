@@ -1,16 +1,10 @@
 /** API keys: create (the key is in this response only), list the caller's own keys, revoke; a login token is required. */
 import { z } from 'zod';
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyPublic } from '@platform/contracts';
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, entityIdParam } from '@platform/contracts';
 import { defineRoute } from '../http/route';
 import { CreateApiKey, ListApiKeys, RevokeApiKey, type ApiKeyNode } from '../operations/api-keys-operations';
 
-const ApiKeyIdParams = z.object({
-  key_id: z.coerce
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be >= 1')
-    .describe('API key id, an integer >= 1'),
-});
+const ApiKeyIdParams = z.object({ key_id: entityIdParam('API key id, an integer >= 1') });
 
 const toApiKeyPublic = (key: ApiKeyNode) => ({
   id: Number(key.id),

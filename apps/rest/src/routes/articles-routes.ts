@@ -1,8 +1,8 @@
 /** A user's articles (the posts that user wrote) and an article's comments, via the users and posts subgraphs. */
 import { z } from 'zod';
-import { CommentPublic, PostPublic } from '@platform/contracts';
+import { CommentPublic, entityIdParam, PostPublic } from '@platform/contracts';
 import { notFound, validationError } from '@platform/errors';
-import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, parentScope, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import { ListArticleComments, ListArticles } from '../operations/posts-operations';
 import { toCommentPublic, toPostPublic } from './resource-representation';
@@ -14,20 +14,9 @@ const ARTICLE_PARAMETERS = listParameters({
   fields: LISTINGS.posts.fields.filter((field) => field.rest !== 'author_id'),
 });
 
-const userId = z.coerce
-  .number()
-  .int('must be an integer')
-  .min(1, 'must be >= 1')
-  .describe('User id, an integer >= 1 (otherwise 400)');
+const userId = entityIdParam('User id, an integer >= 1 (otherwise 400)');
 const UserParams = z.object({ id: userId });
-const ArticleParams = z.object({
-  id: userId,
-  article_id: z.coerce
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be >= 1')
-    .describe('Post id, an integer >= 1 (otherwise 400)'),
-});
+const ArticleParams = z.object({ id: userId, article_id: entityIdParam('Post id, an integer >= 1 (otherwise 400)') });
 
 /**
  * The path names the author: it becomes the `author_id` filter before parsing, so the REST side and the subgraph see
@@ -60,8 +49,8 @@ export const articlesRoutes = [
         schema: listBodySchema(PostPublic),
       },
     },
-    handler: async ({ params, query, gateway, credentials, env }) => {
-      const listQuery = listQueryOf(withAuthor(query, params.id), LISTINGS.posts, env);
+    handler: async ({ params, request, gateway, credentials, env }) => {
+      const listQuery = listQueryOf(withAuthor(request.query, params.id), LISTINGS.posts, env);
       const data = await gateway.execute(
         ListArticles,
         { userId: String(params.id), ...toConnectionVariables(listQuery) },
@@ -89,8 +78,10 @@ export const articlesRoutes = [
         schema: listBodySchema(CommentPublic),
       },
     },
-    handler: async ({ params, query, gateway, credentials, env }) => {
-      const listQuery = listQueryOf(query, LISTINGS.comments, env);
+    handler: async ({ params, request, gateway, credentials, env }) => {
+      const listQuery = listQueryOf(request.query, LISTINGS.comments, env, {
+        cursorScope: parentScope('post', params.article_id),
+      });
       const data = await gateway.execute(
         ListArticleComments,
         { postId: String(params.article_id), ...toConnectionVariables(listQuery) },

@@ -1,8 +1,7 @@
 /** Comments under a post: listing, creating, reading, editing and deleting one, via the posts subgraph. */
-import { z } from 'zod';
-import { CommentCreate, CommentPublic, CommentUpdate } from '@platform/contracts';
+import { CommentCreate, CommentPublic, CommentUpdate, entityIdParam } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, parentScope, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import {
   CreateComment,
@@ -16,11 +15,7 @@ import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from '.
 import { PostIdParams } from './posts-routes';
 
 const CommentParams = PostIdParams.extend({
-  comment_id: z.coerce
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be >= 1')
-    .describe('Comment id, an integer >= 1 (otherwise 400)'),
+  comment_id: entityIdParam('Comment id, an integer >= 1 (otherwise 400)'),
 });
 
 const WRITE_RULES =
@@ -46,8 +41,10 @@ export const commentsRoutes = [
         schema: listBodySchema(CommentPublic),
       },
     },
-    handler: async ({ params, query, gateway, credentials, env }) => {
-      const listQuery = listQueryOf(query, LISTINGS.comments, env);
+    handler: async ({ params, request, gateway, credentials, env }) => {
+      const listQuery = listQueryOf(request.query, LISTINGS.comments, env, {
+        cursorScope: parentScope('post', params.id),
+      });
       const data = await gateway.execute(
         ListComments,
         { postId: String(params.id), ...toConnectionVariables(listQuery) },

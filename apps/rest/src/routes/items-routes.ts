@@ -1,6 +1,6 @@
 /** The items resource: CRUD and listing, translated into gateway operations on the items subgraph. */
 import { z } from 'zod';
-import { ItemCreate, ItemPublic, ItemReplace, ItemUpdate } from '@platform/contracts';
+import { entityIdParam, ItemCreate, ItemPublic, ItemReplace, ItemUpdate } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
@@ -15,13 +15,7 @@ import {
 import { toItemInput, toItemPublic } from './resource-representation';
 import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from './resource-listing';
 
-const ItemIdParams = z.object({
-  item_id: z.coerce
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be >= 1')
-    .describe('Item id, an integer >= 1 (otherwise 400)'),
-});
+const ItemIdParams = z.object({ item_id: entityIdParam('Item id, an integer >= 1 (otherwise 400)') });
 
 const WRITE_RULES =
   'Needs `items:write`. A member may change only items it owns (403 otherwise); an admin any. A missing item is 404 ' +
@@ -62,8 +56,8 @@ export const itemsRoutes = [
     responses: {
       200: { description: 'Items: an array by default, or an envelope', schema: listBodySchema(ItemPublic) },
     },
-    handler: async ({ query, gateway, credentials, env }) => {
-      const listQuery = listQueryOf(query, LISTINGS.items, env);
+    handler: async ({ request, gateway, credentials, env }) => {
+      const listQuery = listQueryOf(request.query, LISTINGS.items, env);
       const data = await gateway.execute(ListItems, { ...toConnectionVariables(listQuery) }, credentials);
       return { status: 200, body: toRestListBody(listQuery, data.items, toItemPublic) };
     },

@@ -1,6 +1,6 @@
 /** The posts resource: CRUD, listing and the like action, translated into gateway operations on the posts subgraph. */
 import { z } from 'zod';
-import { PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
+import { entityIdParam, PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
@@ -17,13 +17,7 @@ import {
 import { toPostPublic } from './resource-representation';
 import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from './resource-listing';
 
-export const PostIdParams = z.object({
-  id: z.coerce
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be >= 1')
-    .describe('Post id, an integer >= 1 (otherwise 400)'),
-});
+export const PostIdParams = z.object({ id: entityIdParam('Post id, an integer >= 1 (otherwise 400)') });
 
 const WRITE_RULES =
   'Needs `posts:write`. A member may change only posts it wrote (403 otherwise); an admin any. A missing post is 404 ' +
@@ -43,8 +37,8 @@ export const postsRoutes = [
     responses: {
       200: { description: 'Posts: an array by default, or an envelope', schema: listBodySchema(PostPublic) },
     },
-    handler: async ({ query, gateway, credentials, env }) => {
-      const listQuery = listQueryOf(query, LISTINGS.posts, env);
+    handler: async ({ request, gateway, credentials, env }) => {
+      const listQuery = listQueryOf(request.query, LISTINGS.posts, env);
       const data = await gateway.execute(ListPosts, { ...toConnectionVariables(listQuery) }, credentials);
       return { status: 200, body: toRestListBody(listQuery, data.posts, toPostPublic) };
     },

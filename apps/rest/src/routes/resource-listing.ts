@@ -24,17 +24,28 @@ const cursorSecretOf = (jwtSecret: string): Buffer => {
   return secret;
 };
 
-/** Parses a list route's query string; `forcedStyle` pins one pagination style (USERS_LIST_STYLE). */
+export interface ListQueryOptions {
+  /** Pins one pagination style (USERS_LIST_STYLE). */
+  forcedStyle?: 'offset' | 'page';
+  /** The parent of a nested listing (parentScope), e.g. the post whose comments are listed. */
+  cursorScope?: string;
+}
+
+/**
+ * Parses a list route's query string. It reads the query as express parsed it (an object without a prototype), not
+ * the output of the route's zod schema: zod copies keys by assignment, so `__proto__` would vanish there instead of
+ * being refused like every other unknown parameter.
+ */
 export const listQueryOf = (
-  query: unknown,
+  rawQuery: unknown,
   spec: ListingSpec,
   env: RestEnvironment,
-  forcedStyle?: 'offset' | 'page',
+  options: ListQueryOptions = {},
 ): ListQuery =>
-  parseRestListQuery(query as Record<string, unknown>, spec, {
+  parseRestListQuery(rawQuery as Record<string, unknown>, spec, {
     reserved: RESERVED,
     cursorSecret: cursorSecretOf(env.jwtSecret),
-    ...(forcedStyle ? { forcedStyle } : {}),
+    ...options,
   });
 
 export const listParameters = (spec: ListingSpec) => listingQuerySchema(spec);

@@ -44,8 +44,9 @@ export const listUsersRoute = defineRoute({
       schema: z.union([z.array(listed), pageEnvelopeSchema(UserPublic), cursorEnvelopeSchema(UserPublic)]),
     },
   },
-  handler: async ({ query, gateway, credentials, env, version }) => {
-    const listQuery = listQueryOf(query, LISTINGS.users, env, forcedStyleOf(env));
+  handler: async ({ request, gateway, credentials, env, version }) => {
+    const style = forcedStyleOf(env);
+    const listQuery = listQueryOf(request.query, LISTINGS.users, env, style ? { forcedStyle: style } : {});
     const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
     return {
       status: 200,

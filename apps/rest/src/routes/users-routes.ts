@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  entityIdParam,
   ResetPassword as ResetPasswordBody,
   UserCreate,
   UserPublic,
@@ -27,13 +28,7 @@ import {
 import { toUserPublic } from './user-representation';
 import { listUsersRoute } from './users-list-route';
 
-const UserIdParams = z.object({
-  user_id: z.coerce
-    .number()
-    .int('must be an integer')
-    .min(1, 'must be >= 1')
-    .describe('User id, an integer >= 1'),
-});
+const UserIdParams = z.object({ user_id: entityIdParam('User id, an integer >= 1') });
 
 const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

@@ -1,5 +1,9 @@
-/** The users collection: profiles keyed by integer id, unique username and e-mail, indexed for every filter and sort. */
+/**
+ * The users collection: profiles keyed by integer id, username and e-mail unique case-insensitively (a unique index
+ * on each folded form, kept beside the value as given), indexed for every filter and sort.
+ */
 import type { Collection, Db } from 'mongodb';
+import { foldEmail, foldUsername } from '@platform/contracts';
 import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
 import type { Role } from '@platform/auth';
 import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
@@ -17,12 +21,46 @@ export interface UserDocument {
   tokensValidAfter?: Date;
 }
 
+/** What is stored besides the profile: the folded forms the unique indexes compare (foldUsername, foldEmail). */
+interface StoredUser extends UserDocument {
+  usernameFolded: string;
+  emailFolded: string;
+}
+
 export const USERS_COLLECTION = 'users';
-/** Every user id ever handed out (never deleted), so that no id is given twice. */
+
+/**
+ * Profiles written before the folded fields existed get them before their unique indexes are built. Two such profiles
+ * that differ only by case make the index build fail, and the service does not start: an operator resolves them first
+ * (docs/decisions/0010-strict-input.md).
+ */
+async function addFoldedFields(db: Db): Promise<void> {
+  const users = db.collection<StoredUser>(USERS_COLLECTION);
+  const missing = users.find(
+    { $or: [{ usernameFolded: { $exists: false } }, { emailFolded: { $exists: false } }] },
+    { projection: { username: 1, email: 1 } },
+  );
+  for await (const user of missing) {
+    await users.updateOne(
+      { _id: user._id },
+      { $set: { usernameFolded: foldUsername(user.username), emailFolded: foldEmail(user.email) } },
+    );
+  }
+}
 
 export const userIndexes: IndexSpec[] = [
-  { collection: USERS_COLLECTION, key: { username: 1 }, options: { unique: true, name: 'username_unique' } },
-  { collection: USERS_COLLECTION, key: { email: 1 }, options: { unique: true, name: 'email_unique' } },
+  {
+    collection: USERS_COLLECTION,
+    key: { usernameFolded: 1 },
+    options: { unique: true, name: 'username_folded_unique' },
+    prepare: addFoldedFields,
+  },
+  {
+    collection: USERS_COLLECTION,
+    key: { emailFolded: 1 },
+    options: { unique: true, name: 'email_folded_unique' },
+    prepare: addFoldedFields,
+  },
   // Every filter and sort of the users listing, each with `_id` as the tie-breaker.
   ...listIndexes(LISTINGS.users, USERS_COLLECTION),
 ];
@@ -30,10 +68,10 @@ export const userIndexes: IndexSpec[] = [
 export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role' | 'tokensValidAfter'>>;
 
 export class UserRepository {
-  private readonly users: Collection<UserDocument>;
+  private readonly users: Collection<StoredUser>;
 
   constructor(private readonly db: Db) {
-    this.users = db.collection<UserDocument>(USERS_COLLECTION);
+    this.users = db.collection<StoredUser>(USERS_COLLECTION);
   }
 
   /** A user id no one ever had (see nextSequenceValue: claimed, never reused). */
@@ -42,40 +80,49 @@ export class UserRepository {
   }
 
   async insert(user: UserDocument): Promise<void> {
-    await this.users.insertOne(user);
+    await this.users.insertOne({
+      ...user,
+      usernameFolded: foldUsername(user.username),
+      emailFolded: foldEmail(user.email),
+    });
   }
 
   findById(id: number): Promise<UserDocument | null> {
     return this.users.findOne({ _id: id });
   }
 
+  /** The profile whose username equals this one case-insensitively. */
   findByUsername(username: string): Promise<UserDocument | null> {
-    return this.users.findOne({ username });
+    return this.users.findOne({ usernameFolded: foldUsername(username) });
   }
 
   async findByIds(ids: readonly number[]): Promise<UserDocument[]> {
     return findByIds(this.users, ids);
   }
 
-  /** Which unique field a username or e-mail already uses (FerretDB's duplicate-key errors do not say). */
+  /**
+   * Which unique field a username or e-mail already uses, compared case-insensitively (FerretDB's duplicate-key
+   * errors do not say).
+   */
   async existingField(
     username: string | null,
     email: string | null,
     exceptId?: number,
   ): Promise<'username' | 'email' | null> {
     const others = exceptId === undefined ? {} : { _id: { $ne: exceptId } };
-    if (username !== null && (await this.users.findOne({ username, ...others }, { projection: { _id: 1 } })))
-      return 'username';
-    if (email !== null && (await this.users.findOne({ email, ...others }, { projection: { _id: 1 } })))
-      return 'email';
+    const taken = (filter: Partial<StoredUser>) =>
+      this.users.findOne({ ...filter, ...others }, { projection: { _id: 1 } });
+    if (username !== null && (await taken({ usernameFolded: foldUsername(username) }))) return 'username';
+    if (email !== null && (await taken({ emailFolded: foldEmail(email) }))) return 'email';
     return null;
   }
 
   /** Applies the changes and returns the updated document, or null when there is no such user. */
   update(id: number, changes: ProfileChanges): Promise<UserDocument | null> {
+    const folded = changes.email === undefined ? {} : { emailFolded: foldEmail(changes.email) };
     return this.users.findOneAndUpdate(
       { _id: id },
-      { $set: { ...changes, updatedAt: new Date() } },
+      { $set: { ...changes, ...folded, updatedAt: new Date() } },
       { returnDocument: 'after' },
     );
   }

@@ -15,7 +15,7 @@ export class UserListing {
 
   async list(caller: RequestCaller, args: UsersListArgs): Promise<Connection<UserDocument>> {
     this.users.requireReader(caller);
-    const plan = planMongoList(LISTINGS.users, args, this.cursorSecret, caller);
+    const plan = planMongoList(LISTINGS.users, args, this.cursorSecret, { facadeCall: caller.facadeCall });
     const docs = await this.repository.list(plan);
     return toConnection(docs, plan, LISTINGS.users, args, this.cursorSecret, (filter) => this.repository.count(filter));
   }

@@ -3,7 +3,7 @@
  * activation and deletion (cascading to the other services first), with scopes and ownership checked here.
  */
 import { AppError, notFound } from '@platform/errors';
-import { parseInput, UserCreate, UserReplace, UserUpdate } from '@platform/contracts';
+import { normalizeEmail, parseInput, UserCreate, UserReplace, UserUpdate } from '@platform/contracts';
 import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type RequestCaller } from '@platform/auth';
 import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
@@ -48,7 +48,10 @@ export class UserService {
     return user;
   }
 
-  /** The bootstrap admin (BOOTSTRAP_ADMIN_*): created once, never demoted or re-created; an existing non-admin of that name is refused. */
+  /**
+   * The bootstrap admin (BOOTSTRAP_ADMIN_*): created once, never demoted or re-created; an existing non-admin of that
+   * name (compared case-insensitively, as every username) is refused.
+   */
   async ensureBootstrapAdmin(username: string, email: string, password: string): Promise<UserDocument> {
     let user = await this.users.findByUsername(username);
     if (user && user.role !== 'admin') {
@@ -56,7 +59,7 @@ export class UserService {
     }
     user ??= await this.insertProfile({ username, email, role: 'admin' });
     try {
-      await this.credentials.createCredential({ userId: user._id, username, password }, 'bootstrap');
+      await this.credentials.createCredential({ userId: user._id, username: user.username, password }, 'bootstrap');
     } catch (error) {
       // The credential of an earlier start stays as it is (its password may have been changed since).
       if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
@@ -101,14 +104,14 @@ export class UserService {
   async update(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
     const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
     const changes: ProfileChanges = {};
-    if (input.email !== undefined) changes.email = input.email;
+    if (input.email !== undefined) changes.email = normalizeEmail(input.email);
     if (input.full_name !== undefined) changes.fullName = input.full_name;
     return this.writeProfile(caller, id, changes);
   }
 
   async replace(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
     const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));
-    return this.writeProfile(caller, id, { email: input.email, fullName: input.full_name ?? null });
+    return this.writeProfile(caller, id, { email: normalizeEmail(input.email), fullName: input.full_name ?? null });
   }
 
   async setActive(caller: RequestCaller, id: number, isActive: boolean): Promise<UserDocument> {
@@ -161,16 +164,16 @@ export class UserService {
   }
 
   /**
-   * The unique indexes on username and e-mail decide a clash at insert (no read before it: on FerretDB v1 such a read
-   * scans the collection); only a refused insert asks which field it was, since FerretDB's duplicate-key errors do not
-   * say. A refused registration has claimed an id, which stays unused.
+   * The unique indexes on the folded username and e-mail decide a clash at insert, case variants included (no read
+   * before it: on FerretDB v1 such a read scans the collection); only a refused insert asks which field it was, since
+   * FerretDB's duplicate-key errors do not say. A refused registration has claimed an id, which stays unused.
    */
   private async insertProfile(input: { username: string; email: string; role: UserDocument['role'] }): Promise<UserDocument> {
     const now = new Date();
     const user: UserDocument = {
       _id: await this.users.nextId(),
       username: input.username,
-      email: input.email,
+      email: normalizeEmail(input.email),
       fullName: null,
       isActive: true,
       role: input.role,

@@ -1,4 +1,5 @@
 /** Resolvers of the User type: field mapping from the stored document, and entity references for federation. */
+import { isEntityId } from '@platform/contracts';
 import { AppError } from '@platform/errors';
 import type { UserDocument } from '../data-access/user-repository';
 import type { UsersContext } from '../context';
@@ -28,9 +29,7 @@ export const userResolvers = {
         throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');
       return user.email;
     },
-    __resolveReference: (reference: { id: string }, context: UsersContext) => {
-      const id = Number(reference.id);
-      return Number.isSafeInteger(id) && id >= 1 ? context.loaders.userById.load(id) : null;
-    },
+    __resolveReference: (reference: { id: string }, context: UsersContext) =>
+      isEntityId(reference.id) ? context.loaders.userById.load(Number(reference.id)) : null,
   },
 };

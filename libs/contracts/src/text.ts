@@ -1,0 +1,18 @@
+/**
+ * Text as the platform accepts it: no NUL and no unpaired UTF-16 surrogate. NUL ends strings in C-based tools and
+ * logs; a lone surrogate has no UTF-8 form, so BSON would store U+FFFD instead (two different inputs, one stored
+ * value). Every input string is built on `text()`, so the rule is written once and names the field that breaks it.
+ */
+import { z } from 'zod';
+
+// NUL is what this pattern is for, so the rule against control characters in patterns does not apply.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
+/** True when the string has neither NUL nor an unpaired surrogate (pairs, i.e. emoji and the like, are fine). */
+export const isSafeText = (value: string): boolean => !UNSAFE_TEXT.test(value);
+
+/** A string input field; chain bounds and patterns onto it as onto `z.string()`. */
+export const text = () => z.string().refine(isSafeText, UNSAFE_TEXT_MESSAGE);
