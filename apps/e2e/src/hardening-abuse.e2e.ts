@@ -53,21 +53,22 @@ describe('documents that fan out through fragments', () => {
     async (n) => {
       await timedPost(gateway, { query: '{ __typename }' });
       const attempts = [];
-      for (let i = 0; i < 5; i += 1) attempts.push(await timedPost(gateway, { query: fanOut(n) }));
+      for (let i = 0; i < 7; i += 1) attempts.push(await timedPost(gateway, { query: fanOut(n) }));
       for (const attempt of attempts) {
         expect(attempt.status).toBe(400);
         expect(codesOf(attempt.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
         expect(attempt.body.errors?.[0]?.message).toMatch(/^Query Cost limit of \d+ exceeded/);
       }
-      // The fastest of five: this machine is shared, but the work must not grow with the expansion (it took 15.8 s).
+      // The fastest of seven: this machine is shared, but the work must not grow with the expansion (it took 15.8 s).
       expect(Math.min(...attempts.map((a) => a.ms))).toBeLessThan(50);
     },
   );
 
   it('when the fan-out reaches a subgraph (with the gateway secret), then each subgraph refuses it with 400 in under 50 ms', async () => {
     for (const name of SUBGRAPHS) {
+      await timedPost(subgraphUrl(name), { query: '{ __typename }' }, secretHeader());
       const attempts = [];
-      for (let i = 0; i < 3; i += 1) attempts.push(await timedPost(subgraphUrl(name), { query: fanOut(25) }, secretHeader()));
+      for (let i = 0; i < 7; i += 1) attempts.push(await timedPost(subgraphUrl(name), { query: fanOut(25) }, secretHeader()));
       for (const attempt of attempts) {
         expect({ name, status: attempt.status }).toEqual({ name, status: 400 });
         expect(codesOf(attempt.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
