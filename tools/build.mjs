@@ -36,6 +36,8 @@ export async function buildAll() {
     // `npm run bench`: the runner and its floor server (bench/).
     ['tools/bench', join(root, 'bench', 'bench-cli.ts')],
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
+    // `npm run bench:limits`: the CPU the GraphQL limits add per gateway operation (bench/limits-cost.ts).
+    ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
   ]);
   await build({
     entryPoints,

@@ -89,21 +89,22 @@ export function graphqlLimits<TContext extends BaseContext>(
   };
 }
 
-/** Per document: does any `first`/`last` argument take a variable? (Most operations: no, and they cost nothing here.) */
-const sizedByVariables = new WeakMap<DocumentNode, boolean>();
+/** Per document: the variables its `first`/`last` arguments take (most operations: none, and they cost nothing here). */
+const sizeVariablesOf = new WeakMap<DocumentNode, readonly string[]>();
 
-function hasVariableSizes(document: DocumentNode): boolean {
-  let cached = sizedByVariables.get(document);
-  if (cached === undefined) {
-    cached = false;
+function sizeVariables(document: DocumentNode): readonly string[] {
+  let names = sizeVariablesOf.get(document);
+  if (names === undefined) {
+    const found = new Set<string>();
     visit(document, {
       Argument(node) {
-        if (SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE) cached = true;
+        if (SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE) found.add(node.value.name.value);
       },
     });
-    sizedByVariables.set(document, cached);
+    names = [...found];
+    sizeVariablesOf.set(document, names);
   }
-  return cached;
+  return names;
 }
 
 /** The document with each variable list size written in as the literal the request gives it. */
@@ -118,6 +119,10 @@ function withSizesInlined(document: DocumentNode, variables: Record<string, unkn
   });
 }
 
+/** Verdicts per document and size values: a client repeats the same page sizes, so the rule runs once per combination. */
+const verdicts = new WeakMap<DocumentNode, Map<string, string | null>>();
+const VERDICTS_PER_DOCUMENT = 64;
+
 /** Costs an operation again with its variable list sizes, before the gateway plans it or a resolver runs. */
 export function variableCostPlugin<TContext extends BaseContext>(
   maxCost: number,
@@ -128,10 +133,23 @@ export function variableCostPlugin<TContext extends BaseContext>(
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, contextValue }) {
-          if (!hasVariableSizes(document) || isFacadeCall(contextValue)) return;
-          const errors = validate(schema as GraphQLSchema, withSizesInlined(document, request.variables ?? {}), [rule]);
-          const first = errors[0];
-          if (first) throw refused(first.message);
+          const names = sizeVariables(document);
+          if (names.length === 0 || isFacadeCall(contextValue)) return;
+          const variables = request.variables ?? {};
+          const key = names.map((name) => String(variables[name])).join(',');
+          let known = verdicts.get(document);
+          if (!known) {
+            known = new Map();
+            verdicts.set(document, known);
+          }
+          let refusal = known.get(key);
+          if (refusal === undefined) {
+            const errors = validate(schema as GraphQLSchema, withSizesInlined(document, variables), [rule]);
+            refusal = errors[0]?.message ?? null;
+            if (known.size >= VERDICTS_PER_DOCUMENT) known.clear();
+            known.set(key, refusal);
+          }
+          if (refusal !== null) throw refused(refusal);
         },
       };
     },
