@@ -115,7 +115,8 @@ describe('posts', () => {
 
   it('when posts and comments are absent or ids invalid, then 404 and 400', async () => {
     expect((await http.get(rest('/posts/987654321'), { token: alice.token })).status).toBe(404);
-    expect((await http.get(rest('/posts/abc'), { token: alice.token })).status).toBe(400);
+    // CONTRACT (2026-11-23): an invalid id is 400 for item_id only, the validation status elsewhere.
+    expect((await http.get(rest('/posts/abc'), { token: alice.token })).status).toBe(422);
     expect((await http.delete(rest('/posts/987654321'), { token: alice.token })).status).toBe(404);
     expect((await comment(alice.token, 987654321)).status).toBe(404);
     expect((await http.get(rest('/posts/987654321/comments'), { token: alice.token })).status).toBe(404);

@@ -68,7 +68,7 @@ describe('strict input: ids in paths', () => {
   });
 
   it.each(['0x10', '01', '1e3', '1%0a'])(
-    'when a post, comment or article id is %s, then 400 names the parameter (these routes declared 400 before)',
+    'when a post, comment or article id is %s, then the validation status (422) names the parameter (CONTRACT: 400 is for item_id only)',
     async (raw) => {
       const cases: Array<[string, string]> = [
         [`/posts/${raw}`, 'id'],
@@ -79,7 +79,7 @@ describe('strict input: ids in paths', () => {
       ];
       for (const [path, field] of cases) {
         const response = await http.get(rest(path), { token: alice.token });
-        expect({ path, status: response.status }).toEqual({ path, status: 400 });
+        expect({ path, status: response.status }).toEqual({ path, status: 422 });
         expect(response.body.detail).toContain(field);
       }
     },

@@ -41,7 +41,6 @@ export const articlesRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     params: UserParams,
-    invalidParamsStatus: 400,
     query: ARTICLE_PARAMETERS,
     responses: {
       200: {
@@ -70,7 +69,6 @@ export const articlesRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     params: ArticleParams,
-    invalidParamsStatus: 400,
     query: listParameters(LISTINGS.comments),
     responses: {
       200: {

@@ -33,7 +33,6 @@ export const commentsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     query: listParameters(LISTINGS.comments),
     responses: {
       200: {
@@ -64,7 +63,6 @@ export const commentsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     body: CommentCreate,
     responses: { 201: { description: 'The created comment', schema: CommentPublic } },
     handler: async ({ params, body, gateway, credentials }) => {
@@ -87,7 +85,6 @@ export const commentsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     params: CommentParams,
-    invalidParamsStatus: 400,
     responses: { 200: { description: 'The comment', schema: CommentPublic } },
     handler: async ({ params, gateway, credentials }) => {
       const data = await gateway.execute(
@@ -109,7 +106,6 @@ export const commentsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: CommentParams,
-    invalidParamsStatus: 400,
     body: CommentUpdate,
     responses: { 200: { description: 'The comment after the update', schema: CommentPublic } },
     handler: async ({ params, body, gateway, credentials }) => {
@@ -131,7 +127,6 @@ export const commentsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: CommentParams,
-    invalidParamsStatus: 400,
     responses: { 204: { description: 'Deleted; empty body' } },
     handler: async ({ params, gateway, credentials }) => {
       await gateway.execute(

@@ -70,7 +70,6 @@ export const postsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     responses: { 200: { description: 'The post', schema: PostPublic } },
     handler: async ({ params, gateway, credentials }) => {
       const data = await gateway.execute(GetPost, { id: String(params.id) }, credentials);
@@ -88,7 +87,6 @@ export const postsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     body: PostReplace,
     responses: { 200: { description: 'The post after the update', schema: PostPublic } },
     handler: async ({ params, body, gateway, credentials }) => {
@@ -106,7 +104,6 @@ export const postsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     body: PostUpdate,
     responses: { 200: { description: 'The post after the update', schema: PostPublic } },
     handler: async ({ params, body, gateway, credentials }) => {
@@ -124,7 +121,6 @@ export const postsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     responses: { 204: { description: 'Deleted, with its comments and likes; empty body' } },
     handler: async ({ params, gateway, credentials }) => {
       await gateway.execute(DeletePost, { id: String(params.id) }, credentials);
@@ -141,7 +137,6 @@ export const postsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     responses: { 200: { description: 'The post with its like_count', schema: PostPublic } },
     handler: async ({ params, gateway, credentials }) => {
       const data = await gateway.execute(LikePost, { id: String(params.id) }, credentials);
@@ -158,7 +153,6 @@ export const postsRoutes = [
     security: 'bearer',
     scope: 'posts:write',
     params: PostIdParams,
-    invalidParamsStatus: 400,
     responses: { 204: { description: 'The like is gone; empty body' } },
     handler: async ({ params, gateway, credentials }) => {
       await gateway.execute(UnlikePost, { id: String(params.id) }, credentials);
