@@ -32,7 +32,7 @@ export async function buildAll() {
   const started = Date.now();
   const entryPoints = Object.fromEntries([
     ...APPS.map((app) => [`apps/${app}/main`, join(root, 'apps', app, 'src', 'main.ts')]),
-    ['tools/start-system', join(root, 'libs', 'testing', 'src', 'start-system-cli.ts')],
+    ['tools/start-system', join(root, 'tools', 'launcher', 'start-system.ts')],
     // `npm run bench`: the runner and its floor server (bench/).
     ['tools/bench', join(root, 'bench', 'bench-cli.ts')],
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],

@@ -40,7 +40,17 @@ describe('npm start', () => {
     for (const name of names) ports[`${name.toUpperCase()}_PORT`] = String(await freePort());
     const child = spawn(process.execPath, ['tools/start.mjs'], {
       cwd: stack.rootDir,
-      env: { ...process.env, ...ports, DATA_DIR: data.path, LOG_LEVEL: 'warn', TEST_STACK: '', SKIP_BUILD: '1' },
+      // GRAPHQL_MAX_DEPTH and TOKEN_STATUS_CACHE_TTL_MS were dropped by the launcher's hand-written list once.
+      env: {
+        ...process.env,
+        ...ports,
+        DATA_DIR: data.path,
+        LOG_LEVEL: 'warn',
+        TEST_STACK: '',
+        SKIP_BUILD: '1',
+        GRAPHQL_MAX_DEPTH: '2',
+        TOKEN_STATUS_CACHE_TTL_MS: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a failed test can still remove everything it started.
       detached: true,
@@ -65,6 +75,10 @@ describe('npm start', () => {
         expect({ port, locals }).toEqual({ port, locals: [`127.0.0.1:${port}`] });
       }
       expect((await http.get(`http://127.0.0.1:${ports['GATEWAY_PORT']}/healthz`)).status).toBe(200);
+      // A documented setting reaches the process that reads it: the gateway holds the depth of 2 it was given.
+      const deep = await http.graphql(`http://127.0.0.1:${ports['GATEWAY_PORT']}/graphql`, '{ users { nodes { id } } }');
+      expect(deep.status).toBe(400);
+      expect(deep.body.errors[0].message).toBe('Query depth limit of 2 exceeded, found 3.');
       const pids = descendants(child.pid!);
       expect(pids.length).toBeGreaterThanOrEqual(8);
       const ferret = execFileSync('ps', ['-o', 'args=', '-p', pids.join(',')], { encoding: 'utf8' });

@@ -4,8 +4,17 @@
  */
 import { join, resolve } from 'node:path';
 import { resolveJwtSecret } from '@platform/config';
-import { startFerretDb, startRedis, type RunningInfra } from './infrastructure';
-import { startSystem, type RunningSystem, type AppName, APP_NAMES, DEFAULT_PORTS } from './system';
+import {
+  APP_NAMES,
+  DEFAULT_PORTS,
+  startFerretDb,
+  startRedis,
+  startSystem,
+  type AppName,
+  type RunningInfra,
+  type RunningSystem,
+} from '@platform/testing';
+import { passThrough } from './launcher-variables';
 
 const log = (message: string) => process.stdout.write(`[start] ${message}\n`);
 
@@ -56,13 +65,8 @@ async function main(): Promise<void> {
       }
     }
     const jwtSecret = resolveJwtSecret({ NODE_ENV: process.env['NODE_ENV'] ?? 'development', JWT_SECRET: process.env['JWT_SECRET'], DATA_DIR: dataDir });
-    const passthrough = Object.fromEntries(
-      Object.entries(process.env).filter(
-        (entry): entry is [string, string] =>
-          entry[1] !== undefined &&
-          /^(NODE_ENV|LOG_LEVEL|HOST|ACCESS_TOKEN_TTL|ERROR_FORMAT|VALIDATION_STATUS|LOGIN_FAILURE_STATUS|USERS_LIST_STYLE|RATE_LIMIT_POINTS|RATE_LIMIT_WINDOW|LOGIN_RATE_LIMIT_POINTS|BOOTSTRAP_ADMIN_USERNAME|BOOTSTRAP_ADMIN_PASSWORD|BOOTSTRAP_API_KEY|API_KEY_PROTECTION|CORS_ORIGINS|TRUST_PROXY|MAX_BODY_BYTES|GATEWAY_MODE)$/.test(entry[0]),
-      ),
-    );
+    // Every variable a process declares (README's configuration table), except what the launcher sets per process.
+    const passthrough = passThrough(rootDir, process.env);
     const ports = Object.fromEntries(APP_NAMES.map((name) => [name, portFromEnv(name, DEFAULT_PORTS[name])])) as Record<AppName, number>;
     system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, env: { DATA_DIR: dataDir, ...passthrough } });
     log('all processes ready:');
