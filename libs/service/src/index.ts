@@ -17,3 +17,4 @@ export {
   type SubgraphApp,
 } from './run-subgraph';
 export { MongoCommandStats } from './mongo-command-stats';
+export { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';

@@ -9,11 +9,11 @@ import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessTokenVerifier, type RequestCaller } from '@platform/auth';
-import { maskGraphQLError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
+import { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
@@ -24,7 +24,7 @@ export function createSubgraphServer<TContext extends BaseContext>(
     schema: buildSubgraphSchema([
       { typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> },
     ]),
-    formatError: maskGraphQLError,
+    formatError: formatSubgraphError,
     includeStacktraceInErrorResponses: false,
     introspection: !options.production,
     csrfPrevention: true,
@@ -66,6 +66,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
   const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
     production: options.production,
   });
+  server.addPlugin(serverFaultLogPlugin<TContext>(options.logger));
   const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
   await server.start();
