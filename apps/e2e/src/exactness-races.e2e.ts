@@ -130,19 +130,20 @@ describe('deletions racing the writes', () => {
   it('when likes and comments race DELETE /posts/{id}, then no like or comment of the deleted post remains', async () => {
     const author = racers(1)[0]!;
     const postId = await createPost(author.token);
-    const users = racers(41 * 10);
+    const users = racers(41 * 12);
     const { deleted, during, after } = await raceDeletion(
       () => http.delete(rest(`/posts/${postId}`), { token: author.token }),
       (index) =>
         users
-          .slice(index * 10, index * 10 + 10)
-          .map((user, i) => (i >= 8 ? comment(postId, user.token) : like(postId, user.token))),
+          .slice(index * 12, index * 12 + 12)
+          .map((user, i) => (i >= 10 ? comment(postId, user.token) : like(postId, user.token))),
     );
 
     expect(deleted.status).toBe(204);
-    expect(during.length).toBeGreaterThanOrEqual(30);
+    // At least three rounds of 10 likes and 2 comments are in flight while the deletion runs.
+    expect(during.length).toBeGreaterThanOrEqual(36);
     expect(during.filter((r) => ![200, 201, 404].includes(r.status)).map((r) => r.text)).toEqual([]);
-    expect(after.map((r) => r.status)).toEqual(Array(10).fill(404));
+    expect(after.map((r) => r.status)).toEqual(Array(12).fill(404));
     expect(await likeDocuments({ postId })).toBe(0);
     expect(await commentDocuments({ postId })).toBe(0);
     expect((await http.get(rest(`/posts/${postId}`), { token: author.token })).status).toBe(404);
