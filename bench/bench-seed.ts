@@ -106,7 +106,6 @@ export async function seedDatabase(mongoUrl: string, sizes: SeedSizes, log: (mes
       authorId: 1 + Math.floor(random() * sizes.users),
       title: `Post ${id} about ${WORDS[id % WORDS.length] ?? 'things'}`,
       body: `Body of post ${id}. `.repeat(8),
-      likeCount: 0,
       createdAt: created,
       updatedAt: created,
     }));

@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
+import { DeletionMarks } from '@platform/mongo';
 import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/service';
 import typeDefs from './schema.graphql';
 import { PostRepository } from './data-access/post-repository';
@@ -11,6 +12,7 @@ import { CommentRepository } from './data-access/comment-repository';
 import { LikeRepository } from './data-access/like-repository';
 import { PostService } from './domain/post-service';
 import { CommentService } from './domain/comment-service';
+import { DeletionGuard } from './domain/deletion-guard';
 import { createPostLoaders, type PostsContext } from './context';
 import { postResolvers } from './resolvers/post-resolvers';
 import { commentResolvers } from './resolvers/comment-resolvers';
@@ -38,9 +40,11 @@ export interface PostsApp {
 export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
   const postRepository = new PostRepository(deps.db);
   const commentRepository = new CommentRepository(deps.db);
+  const likeRepository = new LikeRepository(deps.db);
   const cursorSecret = deriveCursorSecret(deps.jwtSecret);
-  const posts = new PostService(postRepository, commentRepository, new LikeRepository(deps.db), cursorSecret);
-  const comments = new CommentService(commentRepository, postRepository, cursorSecret);
+  const guard = new DeletionGuard(new DeletionMarks(deps.db));
+  const posts = new PostService(postRepository, commentRepository, likeRepository, guard, cursorSecret);
+  const comments = new CommentService(commentRepository, postRepository, guard, cursorSecret);
   const { server, handler } = await startSubgraph<PostsContext>({
     typeDefs,
     resolvers: {
@@ -58,7 +62,7 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
     commandStats: deps.commandStats,
     context: (base) => ({
       ...base,
-      loaders: createPostLoaders(postRepository, commentRepository),
+      loaders: createPostLoaders(postRepository, commentRepository, likeRepository),
       services: { posts, comments },
     }),
   });

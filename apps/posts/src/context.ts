@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { BaseSubgraphContext } from '@platform/service';
 import type { PostDocument, PostRepository } from './data-access/post-repository';
 import type { CommentDocument, CommentRepository } from './data-access/comment-repository';
+import type { LikeRepository } from './data-access/like-repository';
 import type { PostService } from './domain/post-service';
 import type { CommentService } from './domain/comment-service';
 
@@ -14,6 +15,8 @@ export interface PostsContext extends BaseSubgraphContext {
 export interface PostLoaders {
   postById: DataLoader<number, PostDocument | null>;
   commentById: DataLoader<number, CommentDocument | null>;
+  /** Post.likeCount: one aggregate over `likes` per request for every post in the response. */
+  likeCountByPost: DataLoader<number, number>;
   /** User.posts: one `$in` query on authorId per request (per distinct `first`), grouped and capped per author. */
   postsByAuthor(first: number): DataLoader<number, PostDocument[]>;
   /** Post.comments: one `$in` query on postId per request (per distinct `first`), grouped and capped per post. */
@@ -52,10 +55,18 @@ function groupedLoaders<T>(
   };
 }
 
-export function createPostLoaders(posts: PostRepository, comments: CommentRepository): PostLoaders {
+export function createPostLoaders(
+  posts: PostRepository,
+  comments: CommentRepository,
+  likes: LikeRepository,
+): PostLoaders {
   return {
     postById: byIdLoader((ids) => posts.findByIds(ids)),
     commentById: byIdLoader((ids) => comments.findByIds(ids)),
+    likeCountByPost: new DataLoader<number, number>(async (postIds) => {
+      const counts = await likes.countByPosts(postIds);
+      return postIds.map((id) => counts.get(id) ?? 0);
+    }),
     postsByAuthor: groupedLoaders(
       (ids) => posts.findByAuthors(ids),
       (post) => post.authorId,

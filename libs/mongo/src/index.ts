@@ -1,6 +1,13 @@
 /** MongoDB access shared by the subgraphs: one client per process, integer id sequences, index creation, error helpers. */
 export { connectMongo, type MongoHandle, type ConnectOptions } from './connection';
 export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS_INDEX } from './counters';
-export { isDuplicateKeyError, duplicateKeyField } from './mongo-errors';
+export {
+  isDuplicateKeyError,
+  duplicateKeyField,
+  isDatabaseUnavailableError,
+  databaseAppError,
+  DATABASE_RETRY_AFTER_SECONDS,
+} from './mongo-errors';
+export { DeletionMarks, DELETION_MARKS_COLLECTION, type DeletedRecord } from './deletion-marks';
 export { ensureIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';

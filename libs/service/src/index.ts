@@ -23,3 +23,4 @@ export {
   type GraphQLLimits,
   type GraphQLLimitsSetup,
 } from './graphql-limits';
+export { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';

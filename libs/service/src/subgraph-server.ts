@@ -14,12 +14,12 @@ import {
   FACADE_CALL_HEADER,
   type RequestCaller,
 } from '@platform/auth';
-import { maskGraphQLError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './graphql-limits';
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
+import { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
@@ -37,7 +37,7 @@ export function createSubgraphServer<TContext extends BaseContext>(
     schema: buildSubgraphSchema([
       { typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> },
     ]),
-    formatError: maskGraphQLError,
+    formatError: formatSubgraphError,
     includeStacktraceInErrorResponses: false,
     introspection: !options.production,
     csrfPrevention: true,
@@ -85,6 +85,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
     production: options.production,
     limits: options.limits,
   });
+  server.addPlugin(serverFaultLogPlugin<TContext>(options.logger));
   const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
   await server.start();

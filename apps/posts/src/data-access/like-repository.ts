@@ -1,4 +1,7 @@
-/** The likes collection: one document per (post, user); the unique index makes a second like a no-op. */
+/**
+ * The likes collection: one document per (post, user); the unique index makes a second like a no-op. A post's like
+ * count is the number of its like documents, counted when read (docs/decisions/0009): no stored counter to drift.
+ */
 import type { Collection, Db, ObjectId } from 'mongodb';
 import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
@@ -44,9 +47,20 @@ export class LikeRepository {
     return result.deletedCount === 1;
   }
 
-  async postIdsLikedBy(userId: number): Promise<number[]> {
-    const docs = await this.likes.find({ userId }, { projection: { postId: 1 } }).toArray();
-    return docs.map((doc) => doc.postId);
+  /** The like count of each post, in one query for the whole batch (a DataLoader's); posts without likes are absent. */
+  async countByPosts(postIds: readonly number[]): Promise<Map<number, number>> {
+    if (postIds.length === 0) return new Map();
+    const rows = await this.likes
+      .aggregate<{ _id: number; count: number }>([
+        { $match: { postId: { $in: [...new Set(postIds)] } } },
+        { $group: { _id: '$postId', count: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(rows.map((row) => [row._id, row.count]));
+  }
+
+  async deleteByUser(userId: number): Promise<void> {
+    await this.likes.deleteMany({ userId });
   }
 
   async deleteByPosts(postIds: readonly number[]): Promise<void> {

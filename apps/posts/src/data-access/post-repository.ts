@@ -1,4 +1,4 @@
-/** The posts collection: posts keyed by integer id, with the author's user id and a maintained like counter. */
+/** The posts collection: posts keyed by integer id, with the author's user id (like counts are derived: LikeRepository). */
 import type { Collection, Db, Filter, Sort } from 'mongodb';
 import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
 
@@ -7,8 +7,6 @@ export interface PostDocument {
   authorId: number;
   title: string;
   body: string;
-  /** Number of documents in `likes` for this post; changed only with $inc when a like is really added or removed. */
-  likeCount: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -82,15 +80,6 @@ export class PostRepository {
     return this.posts.findOneAndUpdate(
       { _id: id },
       { $set: { ...changes, updatedAt: now } },
-      { returnDocument: 'after' },
-    );
-  }
-
-  /** Adds `delta` to the like counter (never on its own: only after a like document was inserted or deleted). */
-  incrementLikes(id: number, delta: 1 | -1): Promise<PostDocument | null> {
-    return this.posts.findOneAndUpdate(
-      { _id: id },
-      { $inc: { likeCount: delta } },
       { returnDocument: 'after' },
     );
   }

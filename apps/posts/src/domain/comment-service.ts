@@ -6,11 +6,13 @@ import { LISTINGS, parentScope, planMongoList, toConnection, type ConnectionArgs
 import type { CommentDocument, CommentRepository } from '../data-access/comment-repository';
 import type { PostRepository } from '../data-access/post-repository';
 import { actingUserId } from './caller';
+import type { DeletionGuard } from './deletion-guard';
 
 export class CommentService {
   constructor(
     private readonly comments: CommentRepository,
     private readonly posts: PostRepository,
+    private readonly guard: DeletionGuard,
     private readonly cursorSecret: Buffer,
   ) {}
 
@@ -53,9 +55,10 @@ export class CommentService {
     const authorId = actingUserId(principal);
     const postId = parseEntityId(rawPostId, 'postId');
     const input = parseInput(CommentCreate, rawInput ?? {}, 'input');
-    if (!(await this.posts.findById(postId))) throw notFound('Post', postId);
+    const post = await this.posts.findById(postId);
+    if (!post) throw notFound('Post', postId);
     const now = new Date();
-    return this.comments.insertWithNewId((id) => ({
+    const comment = await this.comments.insertWithNewId((id) => ({
       _id: id,
       postId,
       authorId,
@@ -63,6 +66,8 @@ export class CommentService {
       createdAt: now,
       updatedAt: now,
     }));
+    await this.guard.keepUnlessDeleted(authorId, post, () => this.comments.deleteById(comment._id));
+    return comment;
   }
 
   async update(

@@ -1,4 +1,4 @@
-/** Resolvers of the Post type: field mapping, the author reference, its comments (batched), entity lookups (batched). */
+/** Resolvers of the Post type: field mapping, the author reference, like count and comments (batched), entity lookups (batched). */
 import { requireScope } from '@platform/auth';
 import type { PostDocument } from '../data-access/post-repository';
 import { isEntityId } from '@platform/contracts';
@@ -10,6 +10,8 @@ export const postResolvers = {
     id: (post: PostDocument) => String(post._id),
     authorId: (post: PostDocument) => String(post.authorId),
     author: (post: PostDocument) => ({ __typename: 'User', id: String(post.authorId) }),
+    likeCount: (post: PostDocument, _: unknown, context: PostsContext) =>
+      context.loaders.likeCountByPost.load(post._id),
     createdAt: (post: PostDocument) => post.createdAt.toISOString(),
     updatedAt: (post: PostDocument) => post.updatedAt.toISOString(),
     comments: (post: PostDocument, args: { first?: number | null }, context: PostsContext) =>

@@ -1,0 +1,89 @@
+/** The one classification of database errors, on the error objects the driver gives for MongoDB 7 and FerretDB v1. */
+import {
+  MongoError,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  type TopologyDescription,
+} from 'mongodb';
+import { AppError } from '@platform/errors';
+import { databaseAppError, isDatabaseUnavailableError, isDuplicateKeyError } from './mongo-errors';
+
+const serverError = (code: number, errmsg: string, labels: string[] = []) =>
+  new MongoServerError({ ok: 0, code, errmsg, errorLabels: labels });
+
+// Measured on FerretDB v1.24.2: 20 concurrent findOneAndUpdate setting one unique e-mail give 1 success and 19 of this.
+const FERRETDB_UPDATE_DUPLICATE =
+  '[msg_findandmodify.go:196 handler.(*Handler).findAndModifyDocument] [update.go:114 common.UpdateDocument] ' +
+  "[collection.go:191 sqlite.(*collection).UpdateAll] constraint failed: UNIQUE constraint failed: index 'users_5e7cc513_email_unique' (2067)";
+
+describe('database error classification', () => {
+  it.each([
+    [
+      'MongoDB E11000 on insert or update',
+      serverError(
+        11000,
+        'E11000 duplicate key error collection: db.users index: email_unique dup key: { email: "a@b.c" }',
+      ),
+    ],
+    [
+      'FerretDB E11000 on insert',
+      serverError(11000, 'E11000 duplicate key error collection: api_users.users'),
+    ],
+    ['FerretDB InternalError on update / findAndModify', serverError(1, FERRETDB_UPDATE_DUPLICATE)],
+  ])(
+    'when a unique index refuses a write (%s), then it is a duplicate key and a CONFLICT without driver text',
+    (_label, error) => {
+      expect(isDuplicateKeyError(error)).toBe(true);
+      expect(isDatabaseUnavailableError(error)).toBe(false);
+      const mapped = databaseAppError(error);
+      expect(mapped).toBeInstanceOf(AppError);
+      expect(mapped?.code).toBe('CONFLICT');
+      expect(mapped?.status).toBe(409);
+      expect(mapped?.message).not.toMatch(/E11000|UNIQUE|sqlite|index/i);
+    },
+  );
+
+  it.each([
+    ['a refused or reset connection', new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017')],
+    ['a socket timeout', new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out')],
+    [
+      'no selectable server',
+      new MongoServerSelectionError('connect ECONNREFUSED', {} as TopologyDescription),
+    ],
+    ['an operation timeout (timeoutMS)', new MongoOperationTimeoutError('Timed out during server selection')],
+    ['a closed client (shutdown)', new MongoTopologyClosedError()],
+    ['ShutdownInProgress', serverError(91, 'The server is in quiesce mode and will shut down')],
+    ['NotWritablePrimary', serverError(10107, 'not primary')],
+    ['MaxTimeMSExpired', serverError(50, 'operation exceeded time limit')],
+    ['an error labelled RetryableWriteError', serverError(999, 'whatever', ['RetryableWriteError'])],
+  ])(
+    'when the database is unavailable (%s), then it is SERVICE_UNAVAILABLE with Retry-After',
+    (_label, error) => {
+      expect(isDatabaseUnavailableError(error)).toBe(true);
+      const mapped = databaseAppError(error);
+      expect(mapped?.code).toBe('SERVICE_UNAVAILABLE');
+      expect(mapped?.status).toBe(503);
+      expect(Number(mapped?.headers?.['retry-after'])).toBeGreaterThan(0);
+      expect(mapped?.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|primary|quiesce/i);
+    },
+  );
+
+  it.each([
+    ['a plain Error', new Error('boom')],
+    ['a server error that is neither', serverError(2, 'BadValue: unknown operator $foo')],
+    ['FerretDB InternalError without a constraint', serverError(1, 'some internal failure')],
+    ['a driver error without a label', new MongoError('cursor is closed')],
+    ['a non-error', 'text'],
+  ])(
+    'when the error is %s, then the database does not explain it (a 500 the caller logs)',
+    (_label, error) => {
+      expect(isDuplicateKeyError(error)).toBe(false);
+      expect(isDatabaseUnavailableError(error)).toBe(false);
+      expect(databaseAppError(error)).toBeUndefined();
+    },
+  );
+});
