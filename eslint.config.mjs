@@ -7,22 +7,47 @@ import tseslint from 'typescript-eslint';
 const depConstraints = [
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:service', 'type:testing'],
+    onlyDependOnLibsWithTags: [
+      'type:util',
+      'type:data-access',
+      'type:runtime',
+      'type:service',
+      'type:testing',
+    ],
   },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
-  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:runtime'] },
+  // The process runtime (libs/service): what every process, the REST facade too, runs on.
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   // The supergraph executor: the gateway process serves it, the facade may embed it (GATEWAY_MODE=embedded).
   { sourceTag: 'scope:federation', onlyDependOnLibsWithTags: ['scope:shared'] },
-  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:federation', 'scope:gateway'] },
+  // GraphQL servers (gateway, subgraphs): Apollo subgraph, MongoDB and Armor stay out of the REST facade's bundle.
+  { sourceTag: 'scope:graphql-server', onlyDependOnLibsWithTags: ['scope:shared'] },
+  {
+    sourceTag: 'scope:gateway',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:federation', 'scope:graphql-server', 'scope:gateway'],
+  },
   { sourceTag: 'scope:rest', onlyDependOnLibsWithTags: ['scope:shared', 'scope:federation', 'scope:rest'] },
-  { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:shared', 'scope:users'] },
-  { sourceTag: 'scope:items', onlyDependOnLibsWithTags: ['scope:shared', 'scope:items'] },
-  { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared', 'scope:auth'] },
-  { sourceTag: 'scope:posts', onlyDependOnLibsWithTags: ['scope:shared', 'scope:posts'] },
+  {
+    sourceTag: 'scope:users',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:graphql-server', 'scope:users'],
+  },
+  {
+    sourceTag: 'scope:items',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:graphql-server', 'scope:items'],
+  },
+  {
+    sourceTag: 'scope:auth',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:graphql-server', 'scope:auth'],
+  },
+  {
+    sourceTag: 'scope:posts',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:graphql-server', 'scope:posts'],
+  },
   { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] },
 ];
 

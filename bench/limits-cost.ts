@@ -18,7 +18,7 @@ import {
   warmUpPlugin,
   type FederationContext,
 } from '@platform/federation';
-import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits } from '@platform/service';
+import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits } from '@platform/graphql-server';
 import { GetUser } from '../apps/rest/src/operations/users-operations';
 import { ListItems } from '../apps/rest/src/operations/items-operations';
 

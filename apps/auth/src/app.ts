@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
-import { startSubgraph, type GraphQLLimits } from '@platform/service';
+import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
 import { CredentialService } from './domain/credential-service';

@@ -1,5 +1,5 @@
 /** Per-request context of the auth subgraph. */
-import type { BaseSubgraphContext } from '@platform/service';
+import type { BaseSubgraphContext } from '@platform/graphql-server';
 import type { CredentialService } from './domain/credential-service';
 import type { TokenService } from './domain/token-service';
 import type { ApiKeyService } from './domain/api-key-service';

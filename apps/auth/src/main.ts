@@ -1,6 +1,7 @@
 /** Entry point of the auth subgraph process. */
 import { createLimiterBackend, type LimiterBackend } from '@platform/rate-limit';
-import { InternalGraphQLClient, runSubgraph } from '@platform/service';
+import { InternalGraphQLClient } from '@platform/service';
+import { runSubgraph } from '@platform/graphql-server';
 import { loadAuthEnvironment } from './environment';
 import { createAuthApp } from './app';
 import { credentialIndexes } from './data-access/credential-repository';

@@ -22,7 +22,7 @@ import {
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
-import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/service';
+import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { createHttpHardening } from './http-hardening';
 

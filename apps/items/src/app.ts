@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/service';
+import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { ItemRepository } from './data-access/item-repository';
 import { ItemService } from './domain/item-service';

@@ -1,6 +1,6 @@
 /** Per-request context of the items subgraph: caller, request id, logger, batched loaders, services. */
 import DataLoader from 'dataloader';
-import type { BaseSubgraphContext } from '@platform/service';
+import type { BaseSubgraphContext } from '@platform/graphql-server';
 import type { ItemDocument, ItemRepository } from './data-access/item-repository';
 import type { ItemService } from './domain/item-service';
 

@@ -1,5 +1,5 @@
 /** Entry point of the items subgraph process. */
-import { runSubgraph } from '@platform/service';
+import { runSubgraph } from '@platform/graphql-server';
 import { loadItemsEnvironment } from './environment';
 import { createItemsApp } from './app';
 import { itemIndexes } from './data-access/item-repository';

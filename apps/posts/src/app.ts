@@ -5,7 +5,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
 import { DeletionMarks } from '@platform/mongo';
-import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/service';
+import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { PostRepository } from './data-access/post-repository';
 import { CommentRepository } from './data-access/comment-repository';

@@ -1,6 +1,6 @@
 /** Per-request context of the posts subgraph: caller, request id, logger, batched loaders, services. */
 import DataLoader from 'dataloader';
-import type { BaseSubgraphContext } from '@platform/service';
+import type { BaseSubgraphContext } from '@platform/graphql-server';
 import type { PostDocument, PostRepository } from './data-access/post-repository';
 import type { CommentDocument, CommentRepository } from './data-access/comment-repository';
 import type { LikeRepository } from './data-access/like-repository';

@@ -1,5 +1,5 @@
 /** Entry point of the posts subgraph process. */
-import { runSubgraph } from '@platform/service';
+import { runSubgraph } from '@platform/graphql-server';
 import { loadPostsEnvironment } from './environment';
 import { createPostsApp } from './app';
 import { postIndexes } from './data-access/post-repository';

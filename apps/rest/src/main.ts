@@ -1,6 +1,6 @@
 /** Entry point of the REST facade process. */
 import { createLogger } from '@platform/logging';
-import { runService } from '@platform/service';
+import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadRestEnvironment } from './environment';
 import { createRestApp } from './app';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { subgraphUrlsOf } from '@platform/config';
 import { AccessTokenStatus, ApiKeyExchange } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { facadeProofHeaders } from '@platform/rate-limit';
-import { InternalGraphQLClient } from '@platform/service';
 import { GatewayClient, type Gateway } from './gateway/gateway-client';
 import { EmbeddedGateway } from './gateway/embedded-gateway';
 import { ALL_OPERATIONS } from './operations';

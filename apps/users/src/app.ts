@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { startSubgraph, type GraphQLLimits } from '@platform/service';
+import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
 import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';

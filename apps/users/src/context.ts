@@ -1,6 +1,6 @@
 /** Per-request context of the users subgraph: caller, request id, logger, batched loaders, services. */
 import DataLoader from 'dataloader';
-import type { BaseSubgraphContext } from '@platform/service';
+import type { BaseSubgraphContext } from '@platform/graphql-server';
 import type { UserDocument, UserRepository } from './data-access/user-repository';
 import type { UserService } from './domain/user-service';
 import type { UserListing } from './domain/user-listing';

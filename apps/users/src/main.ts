@@ -1,5 +1,6 @@
 /** Entry point of the users subgraph process. */
-import { InternalGraphQLClient, runSubgraph } from '@platform/service';
+import { InternalGraphQLClient } from '@platform/service';
+import { runSubgraph } from '@platform/graphql-server';
 import { loadUsersEnvironment } from './environment';
 import { createUsersApp } from './app';
 import { userIndexes } from './data-access/user-repository';

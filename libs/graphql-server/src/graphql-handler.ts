@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
 import { accessLogger, requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
-import { BodyTooLargeError, readBody } from './read-body';
+import { BodyTooLargeError, readBody } from '@platform/service';
 
 export interface GraphQLHandlerOptions<TContext extends BaseContext> {
   server: ApolloServer<TContext>;

@@ -10,7 +10,7 @@ import { connectMongo, ensureIndexes, type IndexSpec, type MongoHandle } from '@
 import type { GraphQLLimits } from './graphql-limits';
 import { MongoCommandStats } from './mongo-command-stats';
 import { requireSubgraphSecret } from '@platform/auth';
-import { runService } from './run-service';
+import { runService } from '@platform/service';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;

@@ -1,0 +1,26 @@
+/**
+ * What every GraphQL server process shares (the gateway and the four subgraphs, never the REST facade): GraphQL over
+ * node:http, GraphQL Armor's operation limits, and the subgraph kit (Apollo subgraph server, MongoDB, process life).
+ */
+export { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-handler';
+export { authenticateRequest } from './request-auth';
+export {
+  createSubgraphServer,
+  startSubgraph,
+  type BaseSubgraphContext,
+  type StartedSubgraph,
+} from './subgraph-server';
+export {
+  runSubgraph,
+  type SubgraphProcess,
+  type SubgraphEnvironment,
+  type SubgraphApp,
+} from './run-subgraph';
+export { MongoCommandStats } from './mongo-command-stats';
+export {
+  DEFAULT_GRAPHQL_LIMITS,
+  graphqlLimits,
+  type GraphQLLimits,
+  type GraphQLLimitsSetup,
+} from './graphql-limits';
+export { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';

@@ -1,0 +1,26 @@
+/**
+ * What each built process loads (dist/, made by tools/build.mjs before the tests): the REST facade reaches data only
+ * through the gateway, so its bundle requires neither the MongoDB driver nor the Apollo subgraph kit nor GraphQL Armor
+ * (libs/graphql-server is tagged so that importing it from apps/rest is a lint error; this checks the result).
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '..');
+const requiresOf = (app: string): string[] => {
+  const bundle = readFileSync(join(root, 'dist', 'apps', app, 'main.js'), 'utf8');
+  return [...new Set([...bundle.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!))].sort();
+};
+
+describe('process bundles', () => {
+  it('when the REST facade is built, then it requires no MongoDB driver, Apollo subgraph kit or Armor', () => {
+    const required = requiresOf('rest');
+    expect(required).toContain('express');
+    expect(required.filter((name) => /^(mongodb|@apollo\/subgraph|@escape\.tech\/)/.test(name))).toEqual([]);
+  });
+
+  it('when a subgraph is built, then it carries the subgraph kit and the limits', () => {
+    const required = requiresOf('items');
+    expect(required).toEqual(expect.arrayContaining(['mongodb', '@apollo/subgraph', '@escape.tech/graphql-armor']));
+  });
+});
