@@ -36,6 +36,8 @@ export async function buildAll() {
     // `npm run bench`: the runner and its floor server (bench/).
     ['tools/bench', join(root, 'bench', 'bench-cli.ts')],
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
+    // bench/schemathesis.mjs: the long Schemathesis run.
+    ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
   ]);
   await build({
     entryPoints,

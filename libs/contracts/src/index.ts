@@ -53,4 +53,4 @@ export {
   type CommentCreateInput,
   type CommentUpdateInput,
 } from './posts';
-export { isEntityId, parseEntityId } from './entity-id';
+export { isEntityId, parseEntityId, MAX_ENTITY_ID } from './entity-id';

@@ -4,6 +4,7 @@
  * price 0..1,000,000,000 with at most 2 decimal places (stored as integer cents, returned as a JSON number).
  */
 import { z } from 'zod';
+import { MAX_ENTITY_ID } from './entity-id';
 
 export const ITEM_NAME_MAX = 200;
 export const ITEM_DESCRIPTION_MAX = 5_000;
@@ -33,11 +34,13 @@ const price = z
   .min(0, 'must be >= 0')
   .max(ITEM_PRICE_MAX, `must be at most ${ITEM_PRICE_MAX}`)
   .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places')
+  .meta({ multipleOf: 0.01 })
   .describe(`Decimal from 0 to ${ITEM_PRICE_MAX} with at most 2 decimal places`);
 const ownerId = z
   .number()
   .int('must be an integer')
   .min(1, 'must be >= 1')
+  .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
   .nullable()
   .describe(
     'Owning user. Only an admin may set it (to any user, or null); for anyone else it must be absent or their own id (else 403).',
@@ -82,11 +85,11 @@ export type ItemUpdateInput = z.infer<typeof ItemUpdate>;
 
 export const ItemPublic = z
   .object({
-    id: z.number().int().min(1),
-    name: z.string(),
-    description: z.string().nullable(),
-    price: z.number(),
-    owner_id: z.number().int().nullable(),
+    id: z.number().int().min(1).max(MAX_ENTITY_ID),
+    name: z.string().max(ITEM_NAME_MAX),
+    description: z.string().max(ITEM_DESCRIPTION_MAX).nullable(),
+    price: z.number().min(0).max(ITEM_PRICE_MAX),
+    owner_id: z.number().int().min(1).max(MAX_ENTITY_ID).nullable(),
   })
   .meta({
     id: 'Item',

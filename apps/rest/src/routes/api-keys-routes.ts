@@ -1,6 +1,12 @@
 /** API keys: create (the key is in this response only), list the caller's own keys, revoke; a login token is required. */
 import { z } from 'zod';
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyPublic } from '@platform/contracts';
+import {
+  API_KEYS_PER_USER_MAX,
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyPublic,
+  MAX_ENTITY_ID,
+} from '@platform/contracts';
 import { defineRoute } from '../http/route';
 import { CreateApiKey, ListApiKeys, RevokeApiKey, type ApiKeyNode } from '../operations/api-keys-operations';
 
@@ -9,6 +15,7 @@ const ApiKeyIdParams = z.object({
     .number()
     .int('must be an integer')
     .min(1, 'must be >= 1')
+    .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
     .describe('API key id, an integer >= 1'),
 });
 
@@ -65,7 +72,7 @@ export const apiKeysRoutes = [
     description: "The caller's own keys (admins included), oldest first; never the key or its digest.",
     tags: ['api-keys'],
     security: 'bearer',
-    responses: { 200: { description: 'The keys', schema: z.array(ApiKeyPublic) } },
+    responses: { 200: { description: 'The keys', schema: z.array(ApiKeyPublic).max(API_KEYS_PER_USER_MAX) } },
     handler: async ({ gateway, credentials }) => {
       const data = await gateway.execute(ListApiKeys, {}, credentials);
       return { status: 200, body: data.apiKeys.map(toApiKeyPublic) };

@@ -1,6 +1,6 @@
 /** A user's articles (the posts that user wrote) and an article's comments, via the users and posts subgraphs. */
 import { z } from 'zod';
-import { CommentPublic, PostPublic } from '@platform/contracts';
+import { CommentPublic, MAX_ENTITY_ID, PostPublic } from '@platform/contracts';
 import { notFound, validationError } from '@platform/errors';
 import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
@@ -18,6 +18,7 @@ const userId = z.coerce
   .number()
   .int('must be an integer')
   .min(1, 'must be >= 1')
+  .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
   .describe('User id, an integer >= 1 (otherwise 400)');
 const UserParams = z.object({ id: userId });
 const ArticleParams = z.object({
@@ -26,6 +27,7 @@ const ArticleParams = z.object({
     .number()
     .int('must be an integer')
     .min(1, 'must be >= 1')
+    .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
     .describe('Post id, an integer >= 1 (otherwise 400)'),
 });
 

@@ -1,6 +1,6 @@
 /** Comments under a post: listing, creating, reading, editing and deleting one, via the posts subgraph. */
 import { z } from 'zod';
-import { CommentCreate, CommentPublic, CommentUpdate } from '@platform/contracts';
+import { CommentCreate, CommentPublic, CommentUpdate, MAX_ENTITY_ID } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
@@ -20,6 +20,7 @@ const CommentParams = PostIdParams.extend({
     .number()
     .int('must be an integer')
     .min(1, 'must be >= 1')
+    .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
     .describe('Comment id, an integer >= 1 (otherwise 400)'),
 });
 

@@ -1,6 +1,6 @@
 /** The items resource: CRUD and listing, translated into gateway operations on the items subgraph. */
 import { z } from 'zod';
-import { ItemCreate, ItemPublic, ItemReplace, ItemUpdate } from '@platform/contracts';
+import { ItemCreate, ItemPublic, ItemReplace, ItemUpdate, MAX_ENTITY_ID } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
@@ -20,6 +20,7 @@ const ItemIdParams = z.object({
     .number()
     .int('must be an integer')
     .min(1, 'must be >= 1')
+    .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
     .describe('Item id, an integer >= 1 (otherwise 400)'),
 });
 

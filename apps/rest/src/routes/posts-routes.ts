@@ -1,6 +1,6 @@
 /** The posts resource: CRUD, listing and the like action, translated into gateway operations on the posts subgraph. */
 import { z } from 'zod';
-import { PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
+import { MAX_ENTITY_ID, PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
@@ -22,6 +22,7 @@ export const PostIdParams = z.object({
     .number()
     .int('must be an integer')
     .min(1, 'must be >= 1')
+    .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
     .describe('Post id, an integer >= 1 (otherwise 400)'),
 });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  MAX_ENTITY_ID,
   ResetPassword as ResetPasswordBody,
   UserCreate,
   UserPublic,
@@ -32,6 +33,7 @@ const UserIdParams = z.object({
     .number()
     .int('must be an integer')
     .min(1, 'must be >= 1')
+    .max(MAX_ENTITY_ID, `must be at most ${MAX_ENTITY_ID}`)
     .describe('User id, an integer >= 1'),
 });
 
