@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ListingField, ListingSpec } from './listing-specs';
-import { MAX_DECIMAL, MAX_IN_TEXT_LENGTH, MAX_IN_VALUES, MAX_STRING_LENGTH, operatorsFor } from './listing-values';
+import { DECIMAL_PATTERN, MAX_IN_TEXT_LENGTH, MAX_IN_VALUES, MAX_STRING_LENGTH, operatorsFor } from './listing-values';
 import { MAX_CURSOR_LENGTH } from './cursor-codec';
 import { LISTING_LIMITS, STYLE_PARAMETERS } from './rest-list-query';
 
@@ -20,7 +20,7 @@ function valuePattern(field: ListingField): string {
     case 'integer':
       return '-?\\d{1,15}';
     case 'number':
-      return '-?\\d{1,15}(\\.\\d{1,16})?';
+      return '-?\\d{1,16}(\\.\\d{1,16})?';
     case 'boolean':
       return '(true|false)';
     case 'string':
@@ -43,13 +43,14 @@ const jsonType = (field: ListingField): JsonMeta => {
     case 'integer':
       return { type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     case 'number':
-      return { type: 'number', exclusiveMinimum: -MAX_DECIMAL, exclusiveMaximum: MAX_DECIMAL };
+      // A string in plain decimal notation: typed as a JSON number, clients would send `1e-05`, which is refused.
+      return { type: 'string', maxLength: 34, pattern: DECIMAL_PATTERN };
     case 'boolean':
       return { type: 'boolean' };
     case 'string':
       return field.values
         ? { type: 'string', enum: [...field.values] }
-        : { type: 'string', maxLength: MAX_STRING_LENGTH };
+        : { type: 'string', maxLength: MAX_STRING_LENGTH, pattern: '^(?!\\$)' };
   }
 };
 

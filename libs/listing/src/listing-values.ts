@@ -21,10 +21,9 @@ export const fieldByRest = (spec: ListingSpec, name: string): ListingField | und
   spec.fields.find((field) => field.rest === name);
 
 const INTEGER = /^-?\d{1,16}$/;
-// Exponents too (`1e-05`): what JSON numbers and most clients' float formatting produce.
-const DECIMAL = /^-?\d{1,16}(\.\d{1,16})?([eE][-+]?\d{1,3})?$/;
-/** Decimal filter values stay below this magnitude (16 integer digits). */
-export const MAX_DECIMAL = 1e16;
+/** A decimal filter value as the query string must spell it: plain notation, no exponent (`1e3` is refused). */
+export const DECIMAL_PATTERN = '^-?\\d{1,16}(\\.\\d{1,16})?$';
+const DECIMAL = new RegExp(DECIMAL_PATTERN);
 /** An `in` list as it arrives (comma-separated): long enough for 100 ids or names, short enough to fit a URL. */
 export const MAX_IN_TEXT_LENGTH = 4000;
 
@@ -55,7 +54,7 @@ export function coerceValue(field: ListingField, raw: unknown, source: 'text' | 
       if (typeof raw === 'number') return source === 'graphql' && Number.isFinite(raw) ? { ok: true, value: raw } : fail();
       if (source === 'graphql' || typeof raw !== 'string' || !DECIMAL.test(raw)) return fail();
       const value = Number(raw);
-      return Number.isFinite(value) && Math.abs(value) < MAX_DECIMAL ? { ok: true, value } : fail();
+      return Number.isFinite(value) ? { ok: true, value } : fail();
     }
     case 'boolean': {
       if (typeof raw === 'boolean') return source === 'graphql' ? { ok: true, value: raw } : fail();
