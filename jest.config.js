@@ -22,6 +22,7 @@ module.exports = {
   maxWorkers: 2,
   // Stack tests talk to real processes on a shared 2-core machine; testTimeout is a global option in jest 30.
   testTimeout: 60_000,
+  testSequencer: '<rootDir>/tools/jest-sequencer.cjs',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts'] },
     {

@@ -38,6 +38,8 @@ export async function buildAll() {
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
     // `npm run bench:limits`: the CPU the GraphQL limits add per gateway operation (bench/limits-cost.ts).
     ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
+    // bench/schemathesis.mjs: the long Schemathesis run.
+    ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
   ]);
   await build({
     entryPoints,

@@ -2,16 +2,20 @@
 import { z } from 'zod';
 import { ALL_SCOPES } from '@platform/auth';
 import { text } from './text';
+import { ENTITY_ID_MAX } from './entity-id';
 
 /** A user holds at most this many keys; GET /api-keys returns them all in one array. */
 export const API_KEYS_PER_USER_MAX = 100;
 
+/** One of the scope names (CONTRACT.md "Access"); whether the caller may grant it is the auth subgraph's decision. */
+const ScopeName = z.enum(ALL_SCOPES, `must be one of ${ALL_SCOPES.join(', ')}`);
+
 /**
- * Scope names are checked here only for shape; which scopes a caller may grant (known ones, no wider than its own)
- * is decided by the auth subgraph, which reports any problem on the field `scopes` itself.
+ * Scope names are checked here for being known; which scopes a caller may grant (no wider than its own) is decided by
+ * the auth subgraph, which reports any problem on the field `scopes` itself.
  */
 const Scopes = z
-  .array(text().max(50, 'must be at most 50 characters'), 'must be an array of scope names')
+  .array(ScopeName, 'must be an array of scope names')
   .min(1, 'must name at least one scope')
   .max(ALL_SCOPES.length, `must name at most ${ALL_SCOPES.length} scopes`)
   .describe(`Scopes the key grants, each one the creator holds: ${ALL_SCOPES.join(', ')}`);
@@ -29,17 +33,18 @@ export const ApiKeyCreate = z
   });
 export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreate>;
 
+const timestamp = z.string().max(32).meta({ format: 'date-time' });
 const ApiKeyFields = {
-  id: z.number().int().min(1),
-  name: z.string(),
-  scopes: z.array(z.string()),
-  created_at: z.string().describe('ISO 8601 creation time'),
+  id: z.number().int().min(1).max(ENTITY_ID_MAX),
+  name: z.string().max(100),
+  scopes: z.array(ScopeName).max(ALL_SCOPES.length),
+  created_at: timestamp.describe('ISO 8601 creation time'),
 };
 
 export const ApiKeyCreated = z
   .object({
     ...ApiKeyFields,
-    key: z.string().describe('The secret key. Shown only in this response; it is stored only as a digest.'),
+    key: z.string().max(200).describe('The secret key. Shown only in this response; it is stored only as a digest.'),
   })
   .meta({
     id: 'ApiKeyCreated',
@@ -50,8 +55,8 @@ export const ApiKeyCreated = z
 export const ApiKeyPublic = z
   .object({
     ...ApiKeyFields,
-    prefix: z.string().describe('The first characters of the key, to tell keys apart; not enough to use it'),
-    last_used_at: z.string().nullable().describe('When the key last authenticated a request (to within a minute); null if never'),
+    prefix: z.string().max(32).describe('The first characters of the key, to tell keys apart; not enough to use it'),
+    last_used_at: timestamp.nullable().describe('When the key last authenticated a request (to within a minute); null if never'),
   })
   .meta({
     id: 'ApiKey',

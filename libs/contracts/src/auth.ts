@@ -1,6 +1,11 @@
 /** Token endpoint schemas: the login form (OAuth2 password grant shape), refresh and logout bodies, the token response. */
 import { z } from 'zod';
 import { text } from './text';
+import { ALL_SCOPES } from '@platform/auth';
+
+/** Space-separated scope names, each one of ALL_SCOPES (which ones the role grants is the auth subgraph's check). */
+const SCOPE_NAME = `(${ALL_SCOPES.join('|')})`;
+const SCOPE_LIST = `^${SCOPE_NAME}( ${SCOPE_NAME})*$`;
 
 export const TokenRequest = z
   .object({
@@ -8,6 +13,7 @@ export const TokenRequest = z
     password: text().min(1, 'is required').max(128, 'must be at most 128 characters'),
     scope: text()
       .max(500, 'must be at most 500 characters')
+      .regex(new RegExp(SCOPE_LIST), `must be space-separated scope names: ${ALL_SCOPES.join(', ')}`)
       .optional()
       .describe('Space-separated scopes to narrow the token to; each must be granted by the role. Default: every scope of the role.'),
     grant_type: z.literal('password', 'must be "password"').optional().describe('OAuth2 clients send `password`; optional.'),
@@ -31,11 +37,15 @@ export const RefreshTokenRequest = z
 
 export const TokenResponse = z
   .object({
-    access_token: z.string().describe('HS256 JWT with sub (username), uid, role, scopes, exp'),
+    access_token: z.string().max(4096).describe('HS256 JWT with sub (username), uid, role, scopes, exp'),
     token_type: z.literal('bearer'),
-    expires_in: z.number().int().describe('Seconds until the access token expires'),
-    refresh_token: z.string().describe('Opaque; single use: POST /auth/refresh rotates it'),
-    scope: z.string().describe('Space-separated scopes the access token carries'),
+    expires_in: z.number().int().min(1).max(2_147_483_647).describe('Seconds until the access token expires'),
+    refresh_token: z.string().max(200).describe('Opaque; single use: POST /auth/refresh rotates it'),
+    scope: z
+      .string()
+      .max(500)
+      .regex(new RegExp(`^(${SCOPE_NAME}( ${SCOPE_NAME})*)?$`))
+      .describe('Space-separated scopes the access token carries'),
   })
   .meta({
     id: 'TokenResponse',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { text } from './text';
+import { ENTITY_ID_MAX } from './entity-id';
 
 export const ITEM_NAME_MAX = 200;
 export const ITEM_DESCRIPTION_MAX = 5_000;
@@ -32,11 +33,13 @@ const price = z
   .min(0, 'must be >= 0')
   .max(ITEM_PRICE_MAX, `must be at most ${ITEM_PRICE_MAX}`)
   .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places')
+  .meta({ multipleOf: 0.01 })
   .describe(`Decimal from 0 to ${ITEM_PRICE_MAX} with at most 2 decimal places`);
 const ownerId = z
   .number()
   .int('must be an integer')
   .min(1, 'must be >= 1')
+  .max(ENTITY_ID_MAX, `must be at most ${ENTITY_ID_MAX}`)
   .nullable()
   .describe(
     'Owning user. Only an admin may set it (to any user, or null); for anyone else it must be absent or their own id (else 403).',
@@ -81,11 +84,11 @@ export type ItemUpdateInput = z.infer<typeof ItemUpdate>;
 
 export const ItemPublic = z
   .object({
-    id: z.number().int().min(1),
-    name: z.string(),
-    description: z.string().nullable(),
-    price: z.number(),
-    owner_id: z.number().int().nullable(),
+    id: z.number().int().min(1).max(ENTITY_ID_MAX),
+    name: z.string().max(ITEM_NAME_MAX),
+    description: z.string().max(ITEM_DESCRIPTION_MAX).nullable(),
+    price: z.number().min(0).max(ITEM_PRICE_MAX),
+    owner_id: z.number().int().min(1).max(ENTITY_ID_MAX).nullable(),
   })
   .meta({
     id: 'Item',

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { text } from './text';
+import { ENTITY_ID_MAX } from './entity-id';
 
 export const POST_TITLE_MAX = 200;
 export const POST_BODY_MAX = 20_000;
@@ -49,15 +50,16 @@ export const PostUpdate = z
   });
 export type PostUpdateInput = z.infer<typeof PostUpdate>;
 
-const timestamp = z.string().describe('ISO 8601 timestamp (UTC)');
+const timestamp = z.string().max(32).meta({ format: 'date-time' }).describe('ISO 8601 timestamp (UTC)');
+const Id = z.number().int().min(1).max(ENTITY_ID_MAX);
 
 export const PostPublic = z
   .object({
-    id: z.number().int().min(1),
-    author_id: z.number().int().min(1),
-    title: z.string(),
-    body: z.string(),
-    like_count: z.number().int().min(0),
+    id: Id,
+    author_id: Id,
+    title: z.string().max(POST_TITLE_MAX),
+    body: z.string().max(POST_BODY_MAX),
+    like_count: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -97,10 +99,10 @@ export type CommentUpdateInput = z.infer<typeof CommentUpdate>;
 
 export const CommentPublic = z
   .object({
-    id: z.number().int().min(1),
-    post_id: z.number().int().min(1),
-    author_id: z.number().int().min(1),
-    body: z.string(),
+    id: Id,
+    post_id: Id,
+    author_id: Id,
+    body: z.string().max(COMMENT_BODY_MAX),
     created_at: timestamp,
   })
   .meta({

@@ -4,8 +4,13 @@
  */
 import { z } from 'zod';
 import { text } from './text';
+import { ENTITY_ID_MAX } from './entity-id';
 
 export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 50;
+const EMAIL_MAX = 254;
+const FULL_NAME_MAX = 200;
+const UserId = z.number().int().min(1).max(ENTITY_ID_MAX);
 export const PASSWORD_MIN = 8;
 
 /** The password rule of registration and of reset-password: 8..128 characters with a digit. */
@@ -14,14 +19,14 @@ export const Password = text()
   .max(128, 'must be at most 128 characters')
   .regex(/\d/, 'must contain at least one digit');
 
-const Email = z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters');
-const FullName = text().max(200, 'must be at most 200 characters').nullable();
+const Email = z.email('must be a valid e-mail address').max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`);
+const FullName = text().max(FULL_NAME_MAX, `must be at most ${FULL_NAME_MAX} characters`).nullable();
 
 export const UserCreate = z
   .object({
     username: text()
       .min(USERNAME_MIN, `must be at least ${USERNAME_MIN} characters`)
-      .max(50, 'must be at most 50 characters')
+      .max(USERNAME_MAX, `must be at most ${USERNAME_MAX} characters`)
       .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"'),
     email: Email,
     password: Password,
@@ -78,10 +83,10 @@ export type ResetPasswordInput = z.infer<typeof ResetPassword>;
 
 export const UserPublic = z
   .object({
-    id: z.number().int().min(1),
-    username: z.string(),
-    email: z.email(),
-    full_name: z.string().nullable(),
+    id: UserId,
+    username: z.string().max(USERNAME_MAX),
+    email: z.email().max(EMAIL_MAX),
+    full_name: z.string().max(FULL_NAME_MAX).nullable(),
     is_active: z.boolean(),
     role: z.enum(['admin', 'member', 'viewer']),
   })
@@ -92,11 +97,11 @@ export const UserPublic = z
   });
 
 export const UserV1 = z
-  .object({ id: z.number().int().min(1), name: z.string() })
+  .object({ id: UserId, name: z.string().max(USERNAME_MAX) })
   .meta({ id: 'UserV1', description: 'A listed user in API version 1: id and name (the username).', example: { id: 1, name: 'alice' } });
 
 export const UserV2 = z
-  .object({ id: z.number().int().min(1), name: z.string(), email: z.email() })
+  .object({ id: UserId, name: z.string().max(USERNAME_MAX), email: z.email().max(EMAIL_MAX) })
   .meta({
     id: 'UserV2',
     description: 'A listed user in API version 2: version 1 plus the e-mail address.',

@@ -32,6 +32,12 @@ export {
   type PageEnvelope,
   type CursorEnvelope,
 } from './rest-list-query';
-export { listingQuerySchema, pageEnvelopeSchema, cursorEnvelopeSchema } from './listing-openapi';
+export {
+  listingQuerySchema,
+  listingParameterGroups,
+  LISTING_PARAMETER,
+  pageEnvelopeSchema,
+  cursorEnvelopeSchema,
+} from './listing-openapi';
 export { planMongoList, toConnection, listIndexes, DEFAULT_FIRST, MAX_FIRST, type Connection } from './mongo-list-plan';
 export { parseNestedFirst, MAX_NESTED_FIRST } from './nested-first';

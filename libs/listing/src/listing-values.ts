@@ -22,7 +22,11 @@ export const fieldByRest = (spec: ListingSpec, name: string): ListingField | und
   spec.fields.find((field) => field.rest === name);
 
 const INTEGER = /^-?\d{1,16}$/;
-const DECIMAL = /^-?\d{1,16}(\.\d{1,16})?$/;
+/** A decimal filter value as the query string must spell it: plain notation, no exponent (`1e3` is refused). */
+export const DECIMAL_PATTERN = '^-?\\d{1,16}(\\.\\d{1,16})?$';
+const DECIMAL = new RegExp(DECIMAL_PATTERN);
+/** An `in` list as it arrives (comma-separated): long enough for 100 ids or names, short enough to fit a URL. */
+export const MAX_IN_TEXT_LENGTH = 4000;
 
 export type Coerced = { ok: true; value: ScalarValue } | { ok: false; message: string };
 

@@ -344,7 +344,11 @@ describe('listing OpenAPI schemas', () => {
     for (const name of ['pageSize', 'pageToken', 'cursor', 'page', 'size', 'lastSeenId', 'limit', 'offset', 'skip', 'sort', 'role', 'role[in]', 'is_active[eq]']) {
       expect(properties[name]?.['description']).toEqual(expect.any(String));
     }
-    expect(properties['pageSize']).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    // No default in the schema (its mere presence selects cursor pagination, so a generated client must not send it):
+    // the description states it.
+    expect(properties['pageSize']).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(properties['pageSize']).not.toHaveProperty('default');
+    expect(properties['pageSize']?.['description']).toContain('20 when omitted');
     expect(properties['sort']).toMatchObject({ type: 'array' });
     expect(properties['sort']).not.toHaveProperty('anyOf');
     expect(properties).not.toHaveProperty('is_active[gt]');

@@ -9,6 +9,7 @@ import { readCursor } from './cursor-binding';
 import type { ListingSpec } from './listing-specs';
 import type { FilterInput, FilterOperator, ListQuery, PageInfo, PaginationRequest, ScalarValue } from './listing-types';
 import {
+  MAX_IN_TEXT_LENGTH,
   MAX_IN_VALUES,
   coerceValue,
   effectiveSort,
@@ -28,7 +29,8 @@ export const LISTING_LIMITS = {
   size: { default: 10, min: 1, max: 100 },
   page: { default: 1, min: 1, max: 1_000_000 },
   limit: { default: 100, min: 1, max: 1000 },
-  offset: { default: 0, min: 0, max: Number.MAX_SAFE_INTEGER },
+  // GraphQL's Int (32-bit signed) carries the offset to the subgraphs: beyond it is this parameter's error, not theirs.
+  offset: { default: 0, min: 0, max: 2_147_483_647 },
   lastSeenId: { min: 0, max: Number.MAX_SAFE_INTEGER },
 } as const;
 
@@ -106,6 +108,7 @@ function parseFilter(spec: ListingSpec, key: string, raw: unknown, filter: Filte
   const ops = (filter[field.graphql] ??= {});
   if (ops[operator] !== undefined) return fail(key, `${name} ${operator} is given more than once`);
   if (operator === 'in') {
+    if (text.length > MAX_IN_TEXT_LENGTH) return fail(key, `must be at most ${MAX_IN_TEXT_LENGTH} characters`);
     const parts = text.split(',');
     if (parts.length > MAX_IN_VALUES) return fail(key, `must have at most ${MAX_IN_VALUES} values`);
     ops.in = parts.map((part) => typed(key, field, part));
@@ -214,10 +217,12 @@ function parsePagination(query: Record<string, unknown>, style: ListStyle, sort:
 }
 
 function skipParam(query: Record<string, unknown>): number {
+  const { min, max } = LISTING_LIMITS.offset;
+  const message = `must be an integer from ${min} to ${max}`;
   const text = single('skip', query['skip']);
-  if (!/^-?\d{1,16}$/.test(text)) return fail('skip', 'must be an integer >= 0');
+  if (!/^-?\d{1,16}$/.test(text)) return fail('skip', message);
   const value = Number(text);
-  return Number.isSafeInteger(value) && value >= 0 ? value : fail('skip', 'must be an integer >= 0');
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : fail('skip', message);
 }
 
 export interface ConnectionVariables {

@@ -8,3 +8,11 @@ export { startExtraApp, type ExtraApp } from './extra-apps';
 export { http, type HttpResponse } from './http-client';
 export { ensureChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium';
 export { validateOpenApi31 } from './openapi-validation';
+export { lintOpenApi, type SpectralFinding } from './spectral';
+export {
+  ensurePythonTool,
+  ensureSchemathesis,
+  runSchemathesis,
+  SCHEMATHESIS_VERSION,
+  type SchemathesisRun,
+} from './schemathesis';

@@ -31,14 +31,19 @@ export function createRouter(routes: readonly RouteDefinition[], deps: RouterDep
     methods.add(route.method.toUpperCase());
     if (route.method === 'get') methods.add('HEAD');
     methodsByPath.set(route.path, methods);
-    router[route.method](route.path, (req: Request, res: Response, next: NextFunction) => {
-      handle(route, req, res, deps).catch(next);
-    });
   }
+  // Each path's 405 comes before every route, so a literal path (`/users/me`) answers for itself: `PUT /users/me` is 405,
+  // not the `PUT /users/:user_id` route refusing `me` as an id.
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].sort().join(', ');
-    router.all(path, (_req: Request, _res: Response, next: NextFunction) => {
+    router.all(path, (req: Request, _res: Response, next: NextFunction) => {
+      if (methods.has(req.method)) return next();
       next(new AppError('METHOD_NOT_ALLOWED', 'Method not allowed', { headers: { allow } }));
+    });
+  }
+  for (const route of routes) {
+    router[route.method](route.path, (req: Request, res: Response, next: NextFunction) => {
+      handle(route, req, res, deps).catch(next);
     });
   }
   return router;

@@ -2,21 +2,28 @@
 import { z } from 'zod';
 import type { ErrorFormat } from '@platform/errors';
 
-const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
+/**
+ * Error texts name the offending fields, which come from the request itself, so their length is bounded by the request
+ * (MAX_BODY_BYTES and the URL limit), not by a constant of their own: these bounds are that ceiling.
+ */
+const TEXT_MAX = 16 * 1024 * 1024;
+const DETAILS_MAX = 100_000;
+const text = () => z.string().max(TEXT_MAX);
+const FieldErrorSchema = z.object({ field: text(), message: text() });
 
 export const DetailError = z
-  .object({ detail: z.string() })
+  .object({ detail: text() })
   .meta({ id: 'DetailError', example: { detail: 'Not authenticated' } });
 
 export const EnvelopeError = z
   .object({
     error: z.object({
-      code: z.number().int(),
-      message: z.string(),
-      details: z.array(FieldErrorSchema).optional(),
-      errorCode: z.string().optional(),
-      localizedMessage: z.record(z.string(), z.string()).optional(),
-      correlationId: z.string().optional(),
+      code: z.number().int().min(400).max(599),
+      message: text(),
+      details: z.array(FieldErrorSchema).max(DETAILS_MAX).optional(),
+      errorCode: z.string().max(64).regex(/^[A-Z][A-Z0-9_]*$/).optional(),
+      localizedMessage: z.record(z.string().max(35), text()).optional(),
+      correlationId: z.string().max(128).optional(),
     }),
   })
   .meta({
@@ -28,12 +35,12 @@ export const EnvelopeError = z
 
 export const FlatError = z
   .object({
-    code: z.string(),
-    message: z.string(),
+    code: z.string().max(64).regex(/^[A-Z][A-Z0-9_]*$/),
+    message: text(),
     details: z
       .union([
-        z.object({ errors: z.array(FieldErrorSchema) }),
-        z.object({ resource_type: z.string(), resource_id: z.string() }),
+        z.object({ errors: z.array(FieldErrorSchema).max(DETAILS_MAX) }),
+        z.object({ resource_type: z.string().max(64), resource_id: text() }),
       ])
       .optional(),
   })

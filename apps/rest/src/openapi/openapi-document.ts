@@ -1,11 +1,18 @@
 /** Generates the OpenAPI 3.1 document from the route declarations: the schemas that validate are the schemas shown. */
 import { z } from 'zod';
 import { AppError, ERROR_CODES, renderError, type ErrorCode } from '@platform/errors';
+import { LISTING_PARAMETER, listingParameterGroups } from '@platform/listing';
 import type { RouteDefinition } from '../http/route';
 import { errorResponseSchema } from './error-schemas';
 import { exampleFromSchema } from './schema-example';
 import type { RestEnvironment } from '../environment';
-import { API_VERSIONS, CURRENT_VERSION, MIGRATION_NOTE_PATH } from '../versioning/api-version';
+import {
+  API_VERSIONS,
+  CURRENT_VERSION,
+  MIGRATION_NOTE_PATH,
+  SUPPORTED_VERSIONS,
+  VERSION_SPELLINGS,
+} from '../versioning/api-version';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -24,9 +31,10 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Compone
   const defs = (json['$defs'] ?? {}) as Record<string, JsonSchema>;
   delete json['$defs'];
   delete json['$schema'];
-  for (const [id, def] of Object.entries(defs)) components.schemas[id] ??= rewriteRefs(def) as JsonSchema;
+  for (const [id, def] of Object.entries(defs))
+    components.schemas[id] ??= withIntegerFormats(rewriteRefs(def)) as JsonSchema;
   const id = z.globalRegistry.get(schema)?.id;
-  const rewritten = rewriteRefs(json) as JsonSchema;
+  const rewritten = withIntegerFormats(rewriteRefs(json)) as JsonSchema;
   if (id) {
     components.schemas[id] ??= rewritten;
     return { $ref: `#/components/schemas/${id}` };
@@ -47,6 +55,43 @@ function rewriteRefs(value: unknown): unknown {
     );
   }
   return value;
+}
+
+/**
+ * The form-encoded twin of a JSON body schema, as its own component (`<Id>Form`): generators key the media type on the
+ * schema's type, so one component for both bodies made openapi-python-client send the form as JSON.
+ */
+function formSchemaOf(schema: JsonSchema, components: Components): JsonSchema {
+  const ref = schema['$ref'];
+  if (typeof ref !== 'string') return schema;
+  const id = ref.replace('#/components/schemas/', '');
+  const formId = `${id}Form`;
+  const json = components.schemas[id];
+  if (json) {
+    components.schemas[formId] ??= {
+      ...json,
+      description: `${String(json['description'] ?? id)} Form-encoded (application/x-www-form-urlencoded).`,
+    };
+  }
+  return { $ref: `#/components/schemas/${formId}` };
+}
+
+const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/**
+ * Names the storage format of every bounded integer (int32 when its range fits, else int64), so that generated clients
+ * pick a wide enough type; the bounds themselves come from the zod schemas that validate.
+ */
+function withIntegerFormats(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withIntegerFormats);
+  if (!value || typeof value !== 'object') return value;
+  const schema = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withIntegerFormats(inner)]));
+  if (schema['type'] === 'integer' && schema['format'] === undefined) {
+    const min = typeof schema['minimum'] === 'number' ? schema['minimum'] : -Infinity;
+    const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : Infinity;
+    schema['format'] = min >= INT32.min && max <= INT32.max ? 'int32' : 'int64';
+  }
+  return schema;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -98,36 +143,67 @@ const exampleError = (status: number, env: RestEnvironment): AppError => {
 const RESPONSE_HEADERS = {
   'X-Request-Id': {
     description: "Correlation id: the caller's own when sane, else generated.",
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 128, pattern: '^[\\x21-\\x7e]+$' },
   },
   'X-API-Version': {
     description: 'The API version that served the response.',
-    schema: { type: 'string', enum: ['1', '2'] },
+    schema: { type: 'string', enum: SUPPORTED_VERSIONS.map(String) },
   },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 },
+  },
 };
-/** Headers every response carries. */
+const SECONDS = { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } as const;
+/** What the rate limiter adds to every response it counted (libs/rate-limit rateLimitHeaders). */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per window for this caller.', schema: SECONDS },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: SECONDS },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: SECONDS },
+  RateLimit: {
+    description: 'IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`.',
+    schema: { type: 'string', maxLength: 100, pattern: '^"default";r=\\d+;t=\\d+$' },
+  },
+  'RateLimit-Policy': {
+    description: 'IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`.',
+    schema: { type: 'string', maxLength: 100, pattern: '^"default";q=\\d+;w=\\d+$' },
+  },
+};
+/** CORS headers: present only when the request's Origin is in the deployment's allowlist (CORS_ORIGINS). */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': {
+    description: 'The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin.',
+    schema: { type: 'string', maxLength: 2048 },
+  },
+  'Access-Control-Expose-Headers': {
+    description: 'Response headers a browser may read; with Access-Control-Allow-Origin only.',
+    schema: { type: 'string', maxLength: 1024 },
+  },
+};
+/** Headers every response carries (rate-limit and CORS headers when they apply). */
 const COMMON_RESPONSE_HEADERS = {
   'X-Request-Id': RESPONSE_HEADERS['X-Request-Id'],
   'X-API-Version': RESPONSE_HEADERS['X-API-Version'],
+  ...RATE_LIMIT_HEADERS,
+  ...CORS_HEADERS,
 };
 
-const VERSION_PATTERN = '^v?\\d+(\\.\\d+){0,2}$';
 const VERSION_PARAMETERS = [
   {
     name: 'X-API-Version',
     in: 'header',
     required: false,
-    description: 'API version, `1` or `2` (semantic `2.0.0` also accepted); the path prefix wins over it.',
-    schema: { type: 'string', pattern: VERSION_PATTERN },
+    description: 'API version: one of these spellings; anything else is 400. The path prefix wins over it.',
+    schema: { type: 'string', enum: [...VERSION_SPELLINGS] },
     example: '2',
   },
   {
     name: 'version',
     in: 'query',
     required: false,
-    description: 'API version, `1` or `2`; the path prefix, `X-API-Version` and `Accept` win over it.',
-    schema: { type: 'string', pattern: VERSION_PATTERN },
+    description:
+      'API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.',
+    schema: { type: 'string', enum: [...VERSION_SPELLINGS] },
     example: '2',
   },
 ];
@@ -163,7 +239,20 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         properties?: Record<string, JsonSchema>;
         required?: string[];
       };
-      for (const [name, property] of Object.entries(json.properties ?? {})) {
+      const groups =
+        location === 'query' ? listingParameterGroups(json.properties ?? {}) : { separate: json.properties ?? {}, combined: undefined };
+      if (groups.combined) {
+        parameters.push({
+          name: LISTING_PARAMETER,
+          in: 'query',
+          required: false,
+          description: groups.combined['description'],
+          style: 'form',
+          explode: true,
+          schema: groups.combined,
+        });
+      }
+      for (const [name, property] of Object.entries(groups.separate)) {
         parameters.push({
           name,
           in: location,
@@ -226,8 +315,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       const example = declared ?? exampleFromSchema(schema, components.schemas);
       const content: Record<string, unknown> = {};
       for (const type of route.bodyTypes ?? ['json']) {
-        const mediaType = type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-        content[mediaType] = { schema, example };
+        if (type === 'json') content['application/json'] = { schema, example };
+        else content['application/x-www-form-urlencoded'] = { schema: formSchemaOf(schema, components), example };
       }
       const acceptsJson = (route.bodyTypes ?? ['json']).includes('json');
       operation['requestBody'] = {
@@ -255,22 +344,34 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         'Versions: every path is also served under `/v1` and `/v2`; the version may instead be named by the',
         '`X-API-Version` header (`2` or `2.0.0`), `Accept: application/vnd.api+json;version=2`, the `version` query',
         'parameter or a body `{"version": 2, "data": {...}}`, in that precedence after the path. Unversioned requests get',
-        `the current representation. v1 is deprecated (sunset ${deprecated.sunsetAt ?? 'to be announced'}); see ${MIGRATION_NOTE_PATH}.`,
+        `the current representation. A method a path does not have is 405 with an \`Allow\` header listing the ones it has. v1 is deprecated (sunset ${deprecated.sunsetAt ?? 'to be announced'}); see ${MIGRATION_NOTE_PATH}.`,
       ].join(' '),
     },
+    // Relative URLs: each deployment (local, staging, production) serves this document from its own origin.
     servers: [
-      { url: '/', description: 'Current representation (X-API-Version: 2)' },
-      { url: '/v2', description: 'Version 2' },
+      {
+        url: '/',
+        description: 'Current representation (X-API-Version: 2) on the deployment serving this document (local, staging or production)',
+        'x-internal': false,
+      },
+      { url: '/v2', description: 'Version 2 on the deployment serving this document (local, staging or production)', 'x-internal': false },
       {
         url: '/v1',
-        description: `Version 1 (deprecated; sunset ${deprecated.sunsetAt ?? 'to be announced'})`,
+        description: `Version 1 on the deployment serving this document (local, staging or production); deprecated, sunset ${deprecated.sunsetAt ?? 'to be announced'}`,
+        'x-internal': false,
       },
     ],
     paths,
     components: {
       schemas: components.schemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'Access token from POST /token: a JWT (HS256, `exp` always set and checked, algorithm fixed by the server) following RFC8725, JSON Web Token Best Current Practices.',
+        },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
         apiKeyCookie: { type: 'apiKey', in: 'cookie', name: 'api_key' },

@@ -1,6 +1,6 @@
 /** API keys: create (the key is in this response only), list the caller's own keys, revoke; a login token is required. */
 import { z } from 'zod';
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, entityIdParam } from '@platform/contracts';
+import { API_KEYS_PER_USER_MAX, ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, entityIdParam } from '@platform/contracts';
 import { defineRoute } from '../http/route';
 import { CreateApiKey, ListApiKeys, RevokeApiKey, type ApiKeyNode } from '../operations/api-keys-operations';
 
@@ -59,7 +59,7 @@ export const apiKeysRoutes = [
     description: "The caller's own keys (admins included), oldest first; never the key or its digest.",
     tags: ['api-keys'],
     security: 'bearer',
-    responses: { 200: { description: 'The keys', schema: z.array(ApiKeyPublic) } },
+    responses: { 200: { description: 'The keys', schema: z.array(ApiKeyPublic).max(API_KEYS_PER_USER_MAX) } },
     handler: async ({ gateway, credentials }) => {
       const data = await gateway.execute(ListApiKeys, {}, credentials);
       return { status: 200, body: data.apiKeys.map(toApiKeyPublic) };

@@ -1,6 +1,7 @@
 /** What every list route (users, items, posts, comments, articles) shares: parameters, cursor secret, body shapes. */
 import { z } from 'zod';
 import {
+  LISTING_LIMITS,
   cursorEnvelopeSchema,
   deriveCursorSecret,
   listingQuerySchema,
@@ -50,9 +51,12 @@ export const listQueryOf = (
 
 export const listParameters = (spec: ListingSpec) => listingQuerySchema(spec);
 
+/** The three bodies a list route answers: an array (offset, keyset, no parameters), envelope A or envelope B. */
+export const listBodyVariants = <T extends z.ZodType>(record: T) =>
+  [z.array(record).max(LISTING_LIMITS.limit.max), pageEnvelopeSchema(record), cursorEnvelopeSchema(record)] as const;
+
 /** 200 body of a list route: an array (offset, keyset, no parameters), envelope A (page/size) or envelope B (cursor). */
-export const listBodySchema = <T extends z.ZodType>(record: T) =>
-  z.union([z.array(record), pageEnvelopeSchema(record), cursorEnvelopeSchema(record)]);
+export const listBodySchema = <T extends z.ZodType>(record: T) => z.union(listBodyVariants(record));
 
 export const LIST_STYLES_TEXT =
   'The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> ' +

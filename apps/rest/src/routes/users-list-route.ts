@@ -4,24 +4,18 @@
  */
 import { z } from 'zod';
 import { UserPublic, UserV1, UserV2 } from '@platform/contracts';
-import {
-  LISTINGS,
-  cursorEnvelopeSchema,
-  listingQuerySchema,
-  pageEnvelopeSchema,
-  toConnectionVariables,
-  toRestListBody,
-} from '@platform/listing';
+import { LISTINGS, listingQuerySchema, toConnectionVariables, toRestListBody } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import type { RestEnvironment } from '../environment';
 import { ListUsers } from '../operations/users-operations';
 import { toUserListItem } from './user-representation';
-import { listQueryOf } from './resource-listing';
+import { listBodyVariants, listQueryOf } from './resource-listing';
 
 const forcedStyleOf = (env: RestEnvironment) =>
   env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
 
-const listed = z.union([UserPublic, UserV2, UserV1]);
+/** Unversioned paths list the full User, v2 `{id, name, email}`, v1 `{id, name}`; every style in each. */
+const VERSIONED_LIST_BODIES = [UserPublic, UserV2, UserV1].flatMap((user) => listBodyVariants(user));
 
 export const listUsersRoute = defineRoute({
   method: 'get',
@@ -41,7 +35,7 @@ export const listUsersRoute = defineRoute({
   responses: {
     200: {
       description: 'Users: an array, or envelope A (page/size), or envelope B (cursor)',
-      schema: z.union([z.array(listed), pageEnvelopeSchema(UserPublic), cursorEnvelopeSchema(UserPublic)]),
+      schema: z.union(VERSIONED_LIST_BODIES),
     },
   },
   handler: async ({ request, gateway, credentials, env, version }) => {

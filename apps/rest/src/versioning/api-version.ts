@@ -26,25 +26,23 @@ export type VersionSource = 'path' | 'header' | 'accept' | 'query' | 'body';
 /** The precedence when a request names its version in several places. */
 export const VERSION_PRECEDENCE: readonly VersionSource[] = ['path', 'header', 'accept', 'query', 'body'];
 
-const VERSION_PATTERN = /^v?(\d{1,3})(?:\.(\d{1,3}))?(?:\.(\d{1,3}))?$/i;
-
 /**
- * `2`, `v2`, `2.0` or `2.0.0` -> 2. A version is served when its major exists and the asked minor/patch is not newer
- * than what that major provides (semver compatibility); anything else is undefined (a client error for the caller).
+ * Every spelling of a version the service accepts: `2`, `v2`, `2.0`, `v2.0`, `2.0.0`, `v2.0.0` (the major, optionally
+ * with its minor and patch, optionally prefixed by `v`). A closed set, so the OpenAPI document can list it as an enum
+ * and a value outside it (` 2`, `02`, `V2`, `2.1`) is a client error, not a guess.
  */
+export const VERSION_SPELLINGS: readonly string[] = SUPPORTED_VERSIONS.flatMap((major) => {
+  const [, minor = 0, patch = 0] = API_VERSIONS[major].semver.split('.').map(Number);
+  return [`${major}`, `${major}.${minor}`, `${major}.${minor}.${patch}`].flatMap((text) => [text, `v${text}`]);
+});
+const VERSION_BY_SPELLING = new Map<string, ApiVersion>(
+  VERSION_SPELLINGS.map((text) => [text, Number(/^v?(\d+)/.exec(text)![1]) as ApiVersion]),
+);
+
+/** `2`, `v2`, `2.0` or `2.0.0` -> 2; anything else is undefined (a client error for the caller). */
 export function parseApiVersion(value: unknown): ApiVersion | undefined {
-  const text =
-    typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-  if (text === undefined) return undefined;
-  const match = VERSION_PATTERN.exec(text);
-  if (!match) return undefined;
-  const major = Number(match[1]);
-  if (!(SUPPORTED_VERSIONS as number[]).includes(major)) return undefined;
-  const [, knownMinor = 0, knownPatch = 0] = API_VERSIONS[major as ApiVersion].semver.split('.').map(Number);
-  const minor = Number(match[2] ?? 0);
-  const patch = Number(match[3] ?? 0);
-  if (minor > knownMinor || (minor === knownMinor && patch > knownPatch)) return undefined;
-  return major as ApiVersion;
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : undefined;
+  return text === undefined ? undefined : VERSION_BY_SPELLING.get(text);
 }
 
 /** The `version` parameter of an `application/vnd.api+json` media range in an Accept header, if any. */
