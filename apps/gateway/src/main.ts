@@ -9,6 +9,7 @@ import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
 import { createGatewayApp } from './app';
 import { createGatewayRateLimiter } from './gateway-rate-limit';
+import { loadManifest, RedisApqCache } from './persisted-operations';
 
 async function main(): Promise<void> {
   const env = loadGatewayEnvironment();
@@ -38,11 +39,27 @@ async function main(): Promise<void> {
     logger,
   });
   if (!(await rateLimiter.ready(3_000))) logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
+  const production = isProduction(env);
+  const trustedDocuments = env.TRUSTED_DOCUMENTS
+    ? loadManifest(env.TRUSTED_DOCUMENTS_PATH ?? join(__dirname, 'trusted-documents.json'))
+    : undefined;
+  if (trustedDocuments) logger.info({ operations: trustedDocuments.size }, 'trusted documents: only listed operations run');
+  const apqCache =
+    env.REDIS_URL && !trustedDocuments
+      ? new RedisApqCache({
+          redisUrl: env.REDIS_URL,
+          ttlSeconds: env.APQ_CACHE_TTL_SECONDS,
+          maxDocumentBytes: env.APQ_MAX_DOCUMENT_BYTES,
+          maxEntries: env.APQ_MAX_ENTRIES,
+          commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+          logger,
+        })
+      : undefined;
   const app = await createGatewayApp({
     supergraphSdl,
     subgraphUrls: subgraphUrlsOf(env),
     logger,
-    production: isProduction(env),
+    production,
     introspection: env.GRAPHQL_INTROSPECTION,
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
@@ -63,6 +80,13 @@ async function main(): Promise<void> {
     corsOrigins: env.CORS_ORIGINS,
     rateLimiter,
     isFacade: facadeProofChecker(env.jwtSecret),
+    ide: {
+      enabled: env.GRAPHIQL === 'on' || (env.GRAPHIQL === 'auto' && !production),
+      password: env.GRAPHIQL_PASSWORD,
+      assetsDir: join(__dirname, 'graphiql'),
+    },
+    apqCache,
+    trustedDocuments,
   });
   await runService({
     name: 'gateway',
@@ -79,6 +103,7 @@ async function main(): Promise<void> {
       await usersClient.close();
       await app.close();
       await rateLimiter.close();
+      await apqCache?.close();
     },
   });
 }
