@@ -27,11 +27,7 @@ import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platfo
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { createHttpHardening } from './http-hardening';
 import { createGraphiQL } from './ide/graphiql-page';
-import {
-  trustedDocumentsPlugin,
-  TrustedDocumentsCache,
-  type PersistedQueryCache,
-} from './persisted-operations';
+import { TrustedDocumentsCache, unlistedDocumentRefusal, type PersistedQueryCache } from './persisted-operations';
 
 export type GatewayContext = FederationContext;
 
@@ -99,7 +95,6 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
         ? { cache: options.apqCache, ttl: null }
         : {},
     plugins: [
-      ...(trusted ? [trustedDocumentsPlugin<GatewayContext>(trusted)] : []),
       // No subgraph declares cache hints; the plugin would only add per-request work.
       ApolloServerPluginCacheControlDisabled(),
       ...limits.plugins,
@@ -129,6 +124,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     server,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
+    ...(trusted ? { refuse: unlistedDocumentRefusal(trusted) } : {}),
     context: async (req, requestId) => {
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
       await options.tokenStatus.check(req.headers.authorization, requestId);

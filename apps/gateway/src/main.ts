@@ -55,6 +55,7 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
+  if (apqCache && !(await apqCache.ready(3_000))) logger.warn('APQ cache: Redis not reachable at start; every hash misses until it is');
   const app = await createGatewayApp({
     supergraphSdl,
     subgraphUrls: subgraphUrlsOf(env),

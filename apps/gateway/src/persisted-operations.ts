@@ -12,8 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import type { GraphQLFormattedError } from 'graphql';
 import { Redis } from 'ioredis';
 import type { Logger } from '@platform/logging';
 
@@ -60,6 +59,22 @@ export class RedisApqCache implements PersistedQueryCache {
     this.redis.on('error', (error: Error) => {
       if (healthy) options.logger.warn({ err: { message: error.message } }, 'APQ cache: Redis unreachable; every hash is a miss');
       healthy = false;
+    });
+  }
+
+  /** Resolves true once connected, false after `timeoutMs` (the cache then misses until Redis is reachable). */
+  ready(timeoutMs: number): Promise<boolean> {
+    if (this.redis.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.redis.off('ready', onReady);
+        resolve(false);
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.redis.once('ready', onReady);
     });
   }
 
@@ -145,19 +160,21 @@ export class TrustedDocumentsCache implements PersistedQueryCache {
 }
 
 /**
- * Trusted-documents mode: a request with a document that is not in the manifest is refused (400
- * PERSISTED_QUERY_NOT_IN_LIST) before it is parsed; a listed id resolves through TrustedDocumentsCache.
+ * Trusted-documents mode: a request that carries a document not in the manifest is refused (400
+ * PERSISTED_QUERY_NOT_IN_LIST) before anything parses it; a listed id resolves through TrustedDocumentsCache.
  */
-export function trustedDocumentsPlugin<TContext extends BaseContext>(
+export function unlistedDocumentRefusal(
   documents: ReadonlyMap<string, string>,
-): ApolloServerPlugin<TContext> {
-  return {
-    async requestDidStart({ request }) {
-      if (request.query !== undefined && !documents.has(operationId(request.query))) {
-        throw new GraphQLError('Only registered operations run here: send the id of a listed operation.', {
-          extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } },
-        });
-      }
-    },
+): (request: { body: unknown; search: string }) => GraphQLFormattedError | undefined {
+  return ({ body, search }) => {
+    const query =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as { query?: unknown }).query
+        : new URLSearchParams(search).get('query');
+    if (typeof query !== 'string' || documents.has(operationId(query))) return undefined;
+    return {
+      message: 'Only registered operations run here: send the id of a listed operation.',
+      extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' },
+    };
   };
 }
