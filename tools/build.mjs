@@ -1,32 +1,27 @@
 // Builds every app into dist/ (esbuild; node_modules stay external) and composes the supergraph from the
-// subgraph schemas with @apollo/composition. A composition error fails the build, and so CI.
+// subgraph schemas with @apollo/composition. A composition error fails the build, and so CI, and so does a composed
+// API schema that differs from the committed schema/api.graphql (tools/schema-check.cjs).
 import { build, stop as stopEsbuild } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { composeServices } from '@apollo/composition';
 import { Kind, parse } from 'graphql';
 import sdl from './graphql-sdl.cjs';
+import schemaCheck from './schema-check.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS = ['users', 'items', 'auth', 'posts', 'gateway', 'rest'];
-export const SUBGRAPHS = ['users', 'items', 'auth', 'posts'];
+export const SUBGRAPHS = schemaCheck.SUBGRAPHS;
 
-export function composeSupergraph() {
-  const result = composeServices(
-    SUBGRAPHS.map((name) => ({
-      name,
-      typeDefs: parse(sdl.loadSdl(join(root, 'apps', name, 'src', 'schema.graphql'))),
-      url: `http://${name}.invalid/graphql`,
-    })),
-  );
-  if (result.errors) {
-    throw new Error(
-      `supergraph composition failed:\n${result.errors.map((e) => `  - ${e.message}`).join('\n')}`,
-    );
-  }
-  return result.supergraphSdl;
+/**
+ * The supergraph, composed from the subgraph schemas; a composition error throws. Its API schema must be the committed
+ * schema/api.graphql (tools/schema-check.cjs), so a schema change cannot reach clients unrecorded and unclassified.
+ */
+export async function composeSupergraph() {
+  const { supergraphSdl, apiSdl } = schemaCheck.compose();
+  await schemaCheck.checkApiSchema(apiSdl);
+  return supergraphSdl;
 }
 
 /**
@@ -133,7 +128,7 @@ export async function buildAll() {
   const manifest = await trustedDocumentsManifest();
   // esbuild keeps a service process; end it so `npm start` leaves no child of its own behind.
   await stopEsbuild();
-  const supergraph = composeSupergraph();
+  const supergraph = await composeSupergraph();
   // Beside the gateway's bundle, and the facade's (which reads it with GATEWAY_MODE=embedded).
   for (const app of ['gateway', 'rest']) {
     mkdirSync(join(root, 'dist', 'apps', app), { recursive: true });
