@@ -2,12 +2,21 @@
 // schema/api.graphql; the build fails when composition would change it and the file was not updated. Updating it
 // (`npm run schema:update`) classifies every change with @graphql-inspector/core as breaking, dangerous or safe,
 // refuses breaking ones (removing a field is only allowed once it was @deprecated in the committed schema: it then
-// counts as dangerous), and records the changes in schema/CHANGELOG.md.
+// counts as dangerous), and records the changes in schema/CHANGELOG.md. Every type and field must have a description.
 // CommonJS, like graphql-sdl.cjs, so tools/build.mjs and jest tests (tools/schema-check.spec.ts) share it.
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { composeServices } = require('@apollo/composition');
-const { buildSchema, parse, printSchema } = require('graphql');
+const {
+  buildSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isSpecifiedScalarType,
+  parse,
+  printSchema,
+} = require('graphql');
 const { CriticalityLevel, diff, DiffRule } = require('@graphql-inspector/core');
 const sdl = require('./graphql-sdl.cjs');
 
@@ -41,6 +50,20 @@ async function classify(fromSdl, toSdl) {
   return changes.map((change) => ({ level: LEVELS[change.criticality.level], message: change.message, path: change.path }));
 }
 
+/** Every type, field, input field and enum value of an API schema without a description (internal teams read them). */
+function undocumented(apiSdl) {
+  const missing = [];
+  for (const type of Object.values(buildSchema(apiSdl).getTypeMap())) {
+    if (type.name.startsWith('__') || isSpecifiedScalarType(type)) continue;
+    if (!type.description) missing.push(type.name);
+    if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) {
+      for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+    }
+    if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
+  }
+  return missing;
+}
+
 const committedSdl = (path = API_SCHEMA_PATH) => (existsSync(path) ? readFileSync(path, 'utf8').replace(HEADER, '') : undefined);
 
 const listing = (changes) => changes.map((c) => `  - ${c.level}: ${c.message}`).join('\n');
@@ -50,6 +73,8 @@ const listing = (changes) => changes.map((c) => `  - ${c.level}: ${c.message}`).
  * and says what to do.
  */
 async function checkApiSchema(apiSdl, path = API_SCHEMA_PATH) {
+  const missing = undocumented(apiSdl);
+  if (missing.length > 0) throw new Error(`Every type and field of the API schema has a description; these have none:\n  ${missing.join('\n  ')}`);
   const committed = committedSdl(path);
   if (committed === undefined) throw new Error(`${path} is missing: run \`npm run schema:update\``);
   if (committed === apiSdl) return [];
@@ -80,12 +105,14 @@ async function updateApiSchema({ apiSdl = compose().apiSdl, path = API_SCHEMA_PA
   const lines = committed === undefined ? ['- baseline: the API schema as first committed'] : changes.map((c) => `- ${c.level}: ${c.message}`);
   const entry = `## ${date}${note ? `: ${note}` : ''}\n\n${lines.join('\n')}\n\n`;
   const previous = existsSync(changelog) ? readFileSync(changelog, 'utf8') : '# API schema changelog\n\n';
-  const [title, ...rest] = previous.split('\n\n');
-  writeFileSync(changelog, [title, entry + rest.join('\n\n')].join('\n\n').replace(/\n{3,}/g, '\n\n'));
+  // Newest first: before the first entry, after the introduction.
+  const first = previous.search(/^## /m);
+  const next = first < 0 ? `${previous.trimEnd()}\n\n${entry}` : previous.slice(0, first) + entry + previous.slice(first);
+  writeFileSync(changelog, next.replace(/\n{3,}/g, '\n\n'));
   return changes;
 }
 
-module.exports = { API_SCHEMA_PATH, SUBGRAPHS, subgraphSdls, compose, classify, checkApiSchema, updateApiSchema };
+module.exports = { API_SCHEMA_PATH, SUBGRAPHS, subgraphSdls, compose, classify, undocumented, checkApiSchema, updateApiSchema };
 
 if (require.main === module) {
   const noteIndex = process.argv.indexOf('--note');

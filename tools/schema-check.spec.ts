@@ -6,7 +6,15 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_SCHEMA_PATH, checkApiSchema, classify, compose, subgraphSdls, updateApiSchema } from './schema-check.cjs';
+import {
+  API_SCHEMA_PATH,
+  checkApiSchema,
+  classify,
+  compose,
+  subgraphSdls,
+  undocumented,
+  updateApiSchema,
+} from './schema-check.cjs';
 
 const withUsers = (edit: (sdl: string) => string) => {
   const sdls = subgraphSdls();
@@ -33,6 +41,13 @@ describe('API schema check', () => {
 
   it('when the subgraphs compose, then their API schema is the committed schema/api.graphql (the build checks this)', async () => {
     await expect(checkApiSchema(compose().apiSdl)).resolves.toEqual([]);
+  });
+
+  it('when a type or field of the API schema has no description, then the check fails naming it; today none lacks one', async () => {
+    expect(undocumented(compose().apiSdl)).toEqual([]);
+    const bare = withUsers((sdl) => sdl.replace('  fullName: String\n', '  fullName: String\n  nickname: String\n'));
+    expect(undocumented(bare)).toEqual(['User.nickname']);
+    await expect(checkApiSchema(bare, committed)).rejects.toThrow(/have none:\n {2}User.nickname/);
   });
 
   it('when a field is renamed in a copy of a subgraph schema, then the change is breaking and refused', async () => {
@@ -63,7 +78,7 @@ describe('API schema check', () => {
   it('when a field is deprecated first and removed later, then the removal passes as dangerous', async () => {
     const deprecated = withUsers((sdl) => sdl.replace('  fullName: String\n', '  fullName: String @deprecated(reason: "gone soon")\n'));
     await updateApiSchema({ apiSdl: deprecated, path: committed, changelog });
-    const removed = withUsers((sdl) => sdl.replace('  fullName: String\n', ''));
+    const removed = withUsers((sdl) => sdl.replace('  "Display name; null when not given."\n  fullName: String\n', ''));
     const changes = await classify(readFileSync(committed, 'utf8').replace(/^#.*\n\n/, ''), removed);
     expect(changes.map((c) => c.level)).not.toContain('breaking');
     expect(changes).toEqual(expect.arrayContaining([expect.objectContaining({ level: 'dangerous' })]));

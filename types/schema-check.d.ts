@@ -10,6 +10,8 @@ declare module '*/schema-check.cjs' {
   export function subgraphSdls(): Record<string, string>;
   export function compose(sdls?: Record<string, string>): { supergraphSdl: string; apiSdl: string };
   export function classify(fromSdl: string, toSdl: string): Promise<SchemaChange[]>;
+  /** Types, fields, input fields and enum values without a description. */
+  export function undocumented(apiSdl: string): string[];
   export function checkApiSchema(apiSdl: string, path?: string): Promise<SchemaChange[]>;
   export function updateApiSchema(options?: {
     apiSdl?: string;
