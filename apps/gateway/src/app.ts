@@ -25,6 +25,7 @@ import type { Logger } from '@platform/logging';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/service';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
+import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
 import { createGraphiQL } from './ide/graphiql-page';
 import { TrustedDocumentsCache, unlistedDocumentRefusal, type PersistedQueryCache } from './persisted-operations';
@@ -65,6 +66,8 @@ export interface GatewayAppOptions {
 export interface GatewayApp {
   server: ApolloServer<GatewayContext>;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Per-operation and per-field usage counts (field-usage.ts), for the metrics exporter. */
+  fieldUsage: FieldUsage;
   /** Closes the subgraph connection pools (after server.stop()). */
   close(): Promise<void>;
 }
@@ -73,6 +76,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
   const { gateway, close } = createSupergraphGateway(options);
   const trusted = options.trustedDocuments;
   let apiSchemaSdl = '';
+  const fieldUsage = new FieldUsage();
   const limits = graphqlLimits<GatewayContext>(options.limits, {
     production: options.production,
     isFacadeCall: (context) => context.facade === true,
@@ -99,6 +103,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       ApolloServerPluginCacheControlDisabled(),
       ...limits.plugins,
       warmUpPlugin<GatewayContext>(),
+      fieldUsagePlugin<GatewayContext>(fieldUsage, (context) => context.warmUp === true),
       // Apollo's landing pages load from a CDN; browsers get the gateway's own GraphiQL (ide/) instead.
       ApolloServerPluginLandingPageDisabled(),
       {
@@ -157,5 +162,5 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       },
     );
   };
-  return { server, handler, close };
+  return { server, handler, fieldUsage, close };
 }
