@@ -77,6 +77,18 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
   return { url: `${base}/graphql`, base, process };
 }
 
+/** Apollo Server stores a registration after it answered: waits (up to 5 s) until Redis has it. */
+async function stored(hash: string): Promise<void> {
+  const redis = new Redis(stack.redisUrl);
+  try {
+    for (let i = 0; i < 50 && (await redis.exists(`gateway:apq:${hash}`)) === 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
 afterAll(async () => {
   await Promise.all(started.map((process) => process.stop()));
   dir.remove();
@@ -102,8 +114,7 @@ describe('APQ with registrations in Redis', () => {
     }
     const registered = await apq(sharedGateway, hash, query);
     expect(registered.body).toEqual({ data: { __typename: 'Query' } });
-    // Apollo Server stores the registration without awaiting it before answering.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stored(hash);
     for (const url of [second.url, sharedGateway]) {
       const after = await apq(url, hash);
       expect({ url, body: after.body }).toEqual({ url, body: { data: { __typename: 'Query' } } });
