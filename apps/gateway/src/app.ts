@@ -143,7 +143,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip };
     },
   });
-  const hardening = createHttpHardening({ production: options.production, corsOrigins: options.corsOrigins });
+  const hardening = createHttpHardening({ corsOrigins: options.corsOrigins });
   const { rateLimiter } = options;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hardening(req, res)) return;
