@@ -35,6 +35,8 @@ const LEFT_TO_DEFAULT: Record<string, string> = {
   BOOTSTRAP_ADMIN_PASSWORD: 'one-time bootstrap, set by an operator when wanted',
   BOOTSTRAP_ADMIN_EMAIL: 'one-time bootstrap, set by an operator when wanted',
   BOOTSTRAP_API_KEY: 'optional key, set by an operator when wanted',
+  GRAPHIQL_PASSWORD: 'needed only with GRAPHIQL=on (off in both deployments); a secret an operator adds then',
+  TRUSTED_DOCUMENTS_PATH: 'the manifest ships beside the gateway bundle in the image',
 };
 
 /** Who may connect to whom inside the cluster (issue 8): the callers of each app. */

@@ -9,6 +9,7 @@ import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
 import { createGatewayApp } from './app';
 import { createGatewayRateLimiter } from './gateway-rate-limit';
+import { loadManifest, RedisApqCache } from './persisted-operations';
 
 async function main(): Promise<void> {
   const env = loadGatewayEnvironment();
@@ -38,11 +39,30 @@ async function main(): Promise<void> {
     logger,
   });
   if (!(await rateLimiter.ready(3_000))) logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
+  const production = isProduction(env);
+  const trustedDocuments = env.TRUSTED_DOCUMENTS
+    ? loadManifest(env.TRUSTED_DOCUMENTS_PATH ?? join(__dirname, 'trusted-documents.json'))
+    : undefined;
+  if (trustedDocuments) logger.info({ operations: trustedDocuments.size }, 'trusted documents: only listed operations run');
+  const apqCache =
+    env.REDIS_URL && !trustedDocuments
+      ? new RedisApqCache({
+          redisUrl: env.REDIS_URL,
+          ttlSeconds: env.APQ_CACHE_TTL_SECONDS,
+          maxDocumentBytes: env.APQ_MAX_DOCUMENT_BYTES,
+          maxEntries: env.APQ_MAX_ENTRIES,
+          // REDIS_COMMAND_TIMEOUT_MS is tuned for the rate limiter (on every request); a registration is stored after the
+          // answer, and a lookup happens only for a hash-only request, so a busy Redis may take longer before a miss.
+          commandTimeoutMs: Math.max(env.REDIS_COMMAND_TIMEOUT_MS, 500),
+          logger,
+        })
+      : undefined;
+  if (apqCache && !(await apqCache.ready(3_000))) logger.warn('APQ cache: Redis not reachable at start; every hash misses until it is');
   const app = await createGatewayApp({
     supergraphSdl,
     subgraphUrls: subgraphUrlsOf(env),
     logger,
-    production: isProduction(env),
+    production,
     introspection: env.GRAPHQL_INTROSPECTION,
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
@@ -63,6 +83,13 @@ async function main(): Promise<void> {
     corsOrigins: env.CORS_ORIGINS,
     rateLimiter,
     isFacade: facadeProofChecker(env.jwtSecret),
+    ide: {
+      enabled: env.GRAPHIQL === 'on' || (env.GRAPHIQL === 'auto' && !production),
+      password: env.GRAPHIQL_PASSWORD,
+      assetsDir: join(__dirname, 'graphiql'),
+    },
+    apqCache,
+    trustedDocuments,
   });
   await runService({
     name: 'gateway',
@@ -74,11 +101,14 @@ async function main(): Promise<void> {
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     onShutdown: async () => {
+      // Until the metrics listener exports app.fieldUsage, the counts since start are at least in the log.
+      logger.info({ usage: app.fieldUsage.snapshot() }, 'graphql field usage since start');
       await app.server.stop();
       await authClient.close();
       await usersClient.close();
       await app.close();
       await rateLimiter.close();
+      await apqCache?.close();
     },
   });
 }

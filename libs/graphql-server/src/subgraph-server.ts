@@ -7,6 +7,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { DateTimeResolver } from 'graphql-scalars';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AccessTokenVerifier,
@@ -35,7 +36,8 @@ export function createSubgraphServer<TContext extends BaseContext>(
   });
   return new ApolloServer<TContext>({
     schema: buildSubgraphSchema([
-      { typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> },
+      // DateTime (scalars.graphql, in every subgraph's SDL): RFC 3339 strings out, whether a resolver gives a Date or one.
+      { typeDefs: parse(typeDefs), resolvers: { DateTime: DateTimeResolver, ...(resolvers as GraphQLResolverMap<unknown>) } },
     ]),
     formatError: formatSubgraphError,
     includeStacktraceInErrorResponses: false,
