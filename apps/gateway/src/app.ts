@@ -22,7 +22,7 @@ import {
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
-import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/service';
+import { createGraphQLHandler, graphqlLimits, graphqlMetricsPlugin, type GraphQLLimits } from '@platform/service';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { createHttpHardening } from './http-hardening';
 
@@ -81,6 +81,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     plugins: [
       // No subgraph declares cache hints; the plugin would only add per-request work.
       ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin<GatewayContext>(),
       ...limits.plugins,
       warmUpPlugin<GatewayContext>(),
       options.production

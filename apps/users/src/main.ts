@@ -1,4 +1,6 @@
 /** Entry point of the users subgraph process. */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
 import { InternalGraphQLClient, runSubgraph } from '@platform/service';
 import { loadUsersEnvironment } from './environment';
 import { createUsersApp } from './app';

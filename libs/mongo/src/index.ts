@@ -4,3 +4,4 @@ export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS
 export { isDuplicateKeyError, duplicateKeyField } from './mongo-errors';
 export { ensureIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
+export { monitorMongo } from './mongo-metrics';

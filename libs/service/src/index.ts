@@ -23,3 +23,5 @@ export {
   type GraphQLLimits,
   type GraphQLLimitsSetup,
 } from './graphql-limits';
+export { graphqlMetricsPlugin } from './graphql-metrics';
+export { startMetricsListener, type MetricsListener } from './metrics-listener';

@@ -5,11 +5,14 @@
 import { join, resolve } from 'node:path';
 import { resolveJwtSecret } from '@platform/config';
 import { startFerretDb, startRedis, type RunningInfra } from './infrastructure';
-import { startSystem, type RunningSystem, type AppName, APP_NAMES, DEFAULT_PORTS } from './system';
+import { startSystem, type RunningSystem, type AppName, APP_NAMES, DEFAULT_METRICS_PORTS, DEFAULT_PORTS } from './system';
 
 const log = (message: string) => process.stdout.write(`[start] ${message}\n`);
 
-/** `<APP>_PORT` (REST_PORT, GATEWAY_PORT, USERS_PORT, ...), `MONGO_PORT`, `REDIS_PORT` move a process off its default port. */
+/**
+ * `<APP>_PORT` (REST_PORT, GATEWAY_PORT, USERS_PORT, ...), `MONGO_PORT`, `REDIS_PORT` move a process off its default
+ * port; `<APP>_METRICS_PORT` (REST_METRICS_PORT, ...) its metrics listener.
+ */
 const portFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[`${name.toUpperCase()}_PORT`];
   const value = raw === undefined ? fallback : Number(raw);
@@ -64,10 +67,14 @@ async function main(): Promise<void> {
       ),
     );
     const ports = Object.fromEntries(APP_NAMES.map((name) => [name, portFromEnv(name, DEFAULT_PORTS[name])])) as Record<AppName, number>;
-    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, env: { DATA_DIR: dataDir, ...passthrough } });
+    const metricsPorts = Object.fromEntries(
+      APP_NAMES.map((name) => [name, portFromEnv(`${name}_metrics`, DEFAULT_METRICS_PORTS[name])]),
+    ) as Record<AppName, number>;
+    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, metricsPorts, env: { DATA_DIR: dataDir, ...passthrough } });
     log('all processes ready:');
     for (const name of APP_NAMES) {
-      log(`  ${name.padEnd(8)} ${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`);
+      const url = `${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`;
+      log(`  ${name.padEnd(8)} ${url.padEnd(40)} metrics: ${system.metricsUrls[name]}`);
     }
     log('Ctrl-C stops everything');
   } catch (error) {
