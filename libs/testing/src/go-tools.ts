@@ -36,6 +36,15 @@ export const PROMTOOL: GoTool = {
   tags: ['remove_all_sd'],
 };
 
+/** Pinned: the Kubernetes manifest scorer the deployment tests run on both rendered overlays. */
+export const KUBE_SCORE: GoTool = {
+  name: 'kube-score',
+  module: 'github.com/zegl/kube-score',
+  version: 'v1.20.0',
+  packagePath: './cmd/kube-score',
+  probe: ['version'],
+};
+
 async function runs(binary: string, args: string[]): Promise<boolean> {
   try {
     await execFile(binary, args, { timeout: 20_000 });

@@ -8,6 +8,6 @@ export { startExtraApp, type ExtraApp } from './extra-apps';
 export { http, type HttpResponse } from './http-client';
 export { ensureChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium';
 export { validateOpenApi31 } from './openapi-validation';
-export { ensureGoTool, goToolPath, PROMTOOL, type GoTool } from './go-tools';
+export { ensureGoTool, goToolPath, KUBE_SCORE, PROMTOOL, type GoTool } from './go-tools';
 export { parsePrometheusText, promtoolCheckMetrics, samplesOf, type Sample } from './prometheus';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';

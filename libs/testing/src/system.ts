@@ -115,7 +115,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
   const launch = async (group: readonly AppName[]) => {
     for (const name of group) {
-      processes.set(name, startApp(name, { rootDir: options.rootDir, env: { ...appEnvironment(name, ports, base), METRICS_PORT: String(metricsPorts[name]), ...options.envFor?.[name] }, logDir: options.logDir }));
+      processes.set(name, startApp(name, { rootDir: options.rootDir, env: { ...appEnvironment(name, ports, base), METRICS_PORT: base['METRICS_PORT'] === 'off' ? 'off' : String(metricsPorts[name]), ...options.envFor?.[name] }, logDir: options.logDir }));
     }
     await Promise.all(
       group.map((name) => {
