@@ -36,6 +36,7 @@ export async function buildAll() {
     // `npm run bench`: the runner and its floor server (bench/).
     ['tools/bench', join(root, 'bench', 'bench-cli.ts')],
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
+    ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
   ]);
   await build({
     entryPoints,
