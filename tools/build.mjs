@@ -103,6 +103,7 @@ export async function buildAll() {
     ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
     // bench/schemathesis.mjs: the long Schemathesis run.
     ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
+    ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
   ]);
   await build({
     entryPoints,

@@ -24,6 +24,7 @@ import {
 import type { Logger } from '@platform/logging';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
+import { graphqlMetricsPlugin } from '@platform/service';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
@@ -101,6 +102,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     plugins: [
       // No subgraph declares cache hints; the plugin would only add per-request work.
       ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin<GatewayContext>(),
       ...limits.plugins,
       warmUpPlugin<GatewayContext>(),
       fieldUsagePlugin<GatewayContext>(fieldUsage, (context) => context.warmUp === true),

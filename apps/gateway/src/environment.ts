@@ -4,6 +4,7 @@ import {
   booleanFlag,
   commonEnvironment,
   loadEnvironment,
+  metricsPort,
   port,
   resolveSecrets,
   type ResolvedSecrets,
@@ -14,6 +15,8 @@ const schema = commonEnvironment
   .extend(supergraphEnvironment.shape)
   .extend({
     PORT: port(4000),
+    /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
+    METRICS_PORT: metricsPort(9400),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     GRAPHQL_INTROSPECTION: booleanFlag(true),
     /** Rate limits for direct GraphQL clients (the REST facade's calls are exempt: it limits its own callers). */

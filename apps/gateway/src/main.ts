@@ -1,4 +1,6 @@
 /** Entry point of the gateway process. */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphqlLimitsOf, isProduction, subgraphUrlsOf } from '@platform/config';
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
     name: 'gateway',
     host: env.HOST,
     port: env.PORT,
+    metricsPort: env.METRICS_PORT,
     logger,
     handler: app.handler,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { createDocsRouter } from './openapi/docs-routes';
 import { resolveApiVersion, unwrapVersionedBody } from './versioning/versioning-middleware';
 import { allRoutes } from './routes';
+import { routeLabel } from './http/route-label';
 
 export interface RestAppDeps {
   env: RestEnvironment;
@@ -33,6 +34,7 @@ export function createRestApp(deps: RestAppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(routeLabel);
   app.use(requestLog(logger));
   // Strips /v1 and /v2 and `?version`, so one router (with its 404 and 405) serves every version.
   app.use(resolveApiVersion);

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import { accessLogger, requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
+import { operationNames, setRouteLabel } from '@platform/metrics';
 import { BodyTooLargeError, readBody } from '@platform/service';
 
 export interface GraphQLHandlerOptions<TContext extends BaseContext> {
@@ -45,6 +46,8 @@ export function createGraphQLHandler<TContext extends BaseContext>(
       sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
       return;
     }
+    // The HTTP metrics' route: the operation name once the body names one (bounded), "anonymous" until then.
+    setRouteLabel(res, () => operationNames.label(request.operation));
     if (req.method !== 'POST' && req.method !== 'GET') {
       sendJson(
         res,

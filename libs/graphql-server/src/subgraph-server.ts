@@ -17,6 +17,7 @@ import {
 } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
+import { graphqlMetricsPlugin } from '@platform/service';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './graphql-limits';
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
@@ -51,6 +52,7 @@ export function createSubgraphServer<TContext extends BaseContext>(
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin<TContext>(),
       ...limits.plugins,
     ],
   });

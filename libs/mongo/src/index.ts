@@ -11,3 +11,4 @@ export {
 export { DeletionMarks, DELETION_MARKS_COLLECTION, type DeletedRecord } from './deletion-marks';
 export { ensureIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
+export { monitorMongo } from './mongo-metrics';

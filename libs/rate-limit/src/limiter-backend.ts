@@ -12,6 +12,13 @@ import {
 } from 'rate-limiter-flexible';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import {
+  metricsRecording,
+  rateLimitDecisions,
+  rateLimitStoreErrors,
+  rateLimitStoreFallbacks,
+  rateLimitStoreUp,
+} from '@platform/metrics';
 
 /**
  * `open`: while Redis is down each instance enforces the budget on its own (in-process insurance limiter), so the
@@ -106,11 +113,15 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
     reconnectOnError: () => false,
   });
   let healthy = true;
+  rateLimitStoreUp.set(0);
   redis.on('ready', () => {
     if (!healthy) logger.info('rate limiter: Redis is back; shared limits resume');
     healthy = true;
+    rateLimitStoreUp.set(1);
   });
   redis.on('error', (error: Error) => {
+    rateLimitStoreErrors.inc();
+    rateLimitStoreUp.set(0);
     if (healthy)
       logger.warn(
         { err: { message: error.message } },
@@ -119,10 +130,29 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
     healthy = false;
   });
   redis.on('close', () => {
+    rateLimitStoreUp.set(0);
     if (healthy) logger.warn('rate limiter: Redis connection closed; using the in-process limiter');
     healthy = false;
   });
   return redis;
+}
+
+/**
+ * The in-process insurance limiter: rate-limiter-flexible hands it a `consume` exactly when Redis did not answer (not
+ * connected, error, command timeout), so counting those calls counts the fallbacks.
+ */
+class CountedInsurance extends RateLimiterMemory {
+  private readonly labels: { limiter: string };
+
+  constructor(options: ConstructorParameters<typeof RateLimiterMemory>[0] & { keyPrefix: string }) {
+    super(options);
+    this.labels = { limiter: options.keyPrefix };
+  }
+
+  override consume(...args: Parameters<RateLimiterMemory['consume']>): ReturnType<RateLimiterMemory['consume']> {
+    rateLimitStoreFallbacks.inc(this.labels);
+    return super.consume(...args);
+  }
 }
 
 function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: RateLimitFailMode): Limiter {
@@ -140,9 +170,11 @@ function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: Ra
         rejectIfRedisNotReady: true,
         // A key over budget is refused locally until its window ends: a flood of 429s costs Redis nothing.
         ...(spec.blockDurationSeconds ? {} : { inMemoryBlockOnConsumed: spec.points + 1 }),
-        ...(failMode === 'open' ? { insuranceLimiter: memory } : {}),
+        ...(failMode === 'open' ? { insuranceLimiter: new CountedInsurance(common) } : {}),
       })
     : memory;
+  const allowed = { limiter: spec.keyPrefix, decision: 'allowed' };
+  const limited = { limiter: spec.keyPrefix, decision: 'limited' };
   const outcome = (res: RateLimiterRes, allowed: boolean): LimitOutcome => ({
     allowed,
     limit: spec.points,
@@ -154,9 +186,15 @@ function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: Ra
     durationSeconds: spec.durationSeconds,
     async consume(key) {
       try {
-        return outcome(await store.consume(key), true);
+        const result = outcome(await store.consume(key), true);
+        if (metricsRecording()) rateLimitDecisions.inc(allowed);
+        return result;
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return outcome(rejection, false);
+        if (rejection instanceof RateLimiterRes) {
+          rateLimitDecisions.inc(limited);
+          return outcome(rejection, false);
+        }
+        rateLimitDecisions.inc({ limiter: spec.keyPrefix, decision: 'unavailable' });
         // Only reachable in `closed` mode (in `open` mode the insurance limiter answers): Redis is unavailable.
         throw new AppError('SERVICE_UNAVAILABLE', 'Rate limiting temporarily unavailable', {
           cause: rejection,
