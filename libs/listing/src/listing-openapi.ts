@@ -24,7 +24,8 @@ function valuePattern(field: ListingField): string {
     case 'boolean':
       return '(true|false)';
     case 'string':
-      return field.values ? `(${field.values.join('|')})` : `(?!\\$)[^,]{0,${MAX_STRING_LENGTH}}`;
+      // No NUL: filter values are text (libs/contracts text(): NUL is refused; unpaired surrogates cannot be sent as UTF-8).
+      return field.values ? `(${field.values.join('|')})` : `(?!\\$)[^,\\u0000]{0,${MAX_STRING_LENGTH}}`;
   }
 }
 
@@ -50,7 +51,7 @@ const jsonType = (field: ListingField): JsonMeta => {
     case 'string':
       return field.values
         ? { type: 'string', enum: [...field.values] }
-        : { type: 'string', maxLength: MAX_STRING_LENGTH, pattern: '^(?!\\$)' };
+        : { type: 'string', maxLength: MAX_STRING_LENGTH, pattern: '^(?!\\$)[^\\u0000]*$' };
   }
 };
 
