@@ -15,7 +15,9 @@ const depConstraints = [
       'type:testing',
     ],
   },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing'] },
+  // type:client (libs/client, the generated REST client) is for the project's own whole-stack tests only.
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:util', 'type:testing', 'type:client'] },
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:runtime'] },
   // The process runtime (libs/service): what every process, the REST facade too, runs on.
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },

@@ -1,14 +1,15 @@
 /**
  * The documentation surface and the correlation id over the real stack: /openapi.json validates against OpenAPI 3.1,
- * /docs renders every operation in headless Chromium from local assets only, the request id reaches the facade's,
+ * /docs renders every operation in headless Chromium from local assets only, its Authorize button logs in with a
+ * username and password (OAuth2 password flow on /token) for "Try it out", the request id reaches the facade's,
  * gateway's and subgraph's log lines, and (last) a request to every documented operation answers a status it lists.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium, http, validateOpenApi31 } from '@platform/testing';
-import { ADMIN, loginToken, stack, unique } from './test/interface-support';
+import { ADMIN, loginToken, registerUser, stack, unique } from './test/interface-support';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks arbitrary JSON documents
 type Json = Record<string, any>;
@@ -40,16 +41,22 @@ describe('OpenAPI document served by the facade', () => {
   });
 });
 
+/** Runs `use` in a fresh headless Chromium profile (the project's Chromium), closed and removed afterwards. */
+async function withChromium(use: (context: BrowserContext) => Promise<void>): Promise<void> {
+  const executablePath = await ensureChromium((message) => process.stdout.write(`${message}\n`));
+  const profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: CHROMIUM_ARGS });
+  try {
+    await use(context);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 describe('/docs in a browser', () => {
   it('when /docs is opened in headless Chromium, then every operation renders and no asset comes from elsewhere', async () => {
-    const executablePath = await ensureChromium((message) => process.stdout.write(`${message}\n`));
-    const profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
-    try {
+    await withChromium(async (context) => {
       const page = context.pages()[0] ?? (await context.newPage());
       const requested: string[] = [];
       const failed: string[] = [];
@@ -72,10 +79,56 @@ describe('/docs in a browser', () => {
         [],
       );
       expect(failed).toEqual([]);
-    } finally {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    }
+    });
+  }, 120_000);
+});
+
+describe('/docs logs in', () => {
+  it('when a user authorizes with username and password in /docs, then "Try it out" on GET /users/me answers 200 with that user', async () => {
+    const account = await registerUser(stack.restUrl, 'docs');
+    await withChromium(async (context) => {
+      // Nothing leaves the machine: every request not to 127.0.0.1 is refused (and recorded).
+      const blocked: string[] = [];
+      await context.route('**/*', async (route) => {
+        const url = new URL(route.request().url());
+        if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
+        blocked.push(url.href);
+        return route.abort();
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      const tokenRequests: Array<{ body: string; headers: Record<string, string>; status?: number }> = [];
+      page.on('requestfinished', (request) => {
+        if (new URL(request.url()).pathname !== '/token') return;
+        tokenRequests.push({ body: request.postData() ?? '', headers: request.headers() });
+      });
+      await page.goto(rest('/docs'), { waitUntil: 'load' });
+      await page.locator('button.authorize').first().click();
+      const oauth = page.locator('.auth-container').filter({ hasText: 'oauth2Password' });
+      await oauth.locator('#oauth_username').fill(account.username);
+      await oauth.locator('#oauth_password').fill(account.password);
+      await oauth.locator('button.authorize').click();
+      // Swagger UI shows Logout once the token endpoint answered with a token.
+      await oauth.locator('button', { hasText: 'Logout' }).waitFor({ timeout: 30_000 });
+      await page.locator('.modal-ux button.close-modal').first().click();
+
+      const me = page.locator('#operations-users-getCurrentUser');
+      await me.locator('.opblock-summary').first().click();
+      await me.locator('button.try-out__btn').click();
+      await me.locator('button.execute').click();
+      const status = me.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      const body = await me.locator('.live-responses-table .response-col_description pre').first().textContent();
+      expect({ status: (await status.textContent())?.trim(), body: JSON.parse(body ?? '{}') }).toEqual({
+        status: '200',
+        body: expect.objectContaining({ id: account.id, username: account.username }),
+      });
+      expect(tokenRequests).toHaveLength(1);
+      expect(Object.fromEntries(new URLSearchParams(tokenRequests[0]!.body))).toMatchObject({
+        grant_type: 'password',
+        username: account.username,
+      });
+      expect(blocked).toEqual([]);
+    });
   }, 120_000);
 });
 

@@ -1,11 +1,12 @@
 /**
- * The three error formats over the real stack: a facade per ERROR_FORMAT (the shared one is `detail`; `envelope`
- * with VALIDATION_STATUS=400 and `flat` with LOGIN_FAILURE_STATUS=400 are started beside it), each answering
- * validation, 400, 401, 403, 404, 405, 409, 413, 415, 429, 500 and 503 in its one shape. 503: a facade whose gateway is
- * a closed port, and a gateway whose users subgraph is; 500: a facade whose "gateway" answers with a schema the
- * facade's operations do not fit (the items subgraph); 429: a facade with RATE_LIMIT_POINTS=4.
+ * The four error formats over the real stack: a facade per ERROR_FORMAT (the shared one is `detail`; `envelope`
+ * with VALIDATION_STATUS=400, `flat` with LOGIN_FAILURE_STATUS=400 and `problem` are started beside it), each answering
+ * validation, 400, 401, 403, 404, 405, 409, 413, 415, 429, 500 and 503 in its one shape; and the `envelope` deployment
+ * again with `Accept: application/problem+json` on every request, which gets RFC 9457 problem details instead.
+ * 503: a facade whose gateway is a closed port, and a gateway whose users subgraph is; 500: a facade whose "gateway"
+ * answers with a schema the facade's operations do not fit (the items subgraph); 429: a facade with RATE_LIMIT_POINTS=4.
  */
-import { http, type HttpResponse } from '@platform/testing';
+import { http as plainHttp, type HttpOptions, type HttpResponse } from '@platform/testing';
 import {
   ADMIN,
   type ExtraProcess,
@@ -19,7 +20,8 @@ import {
   unique,
 } from './test/interface-support';
 
-type Format = 'detail' | 'envelope' | 'flat';
+type Format = 'detail' | 'envelope' | 'flat' | 'problem';
+const FORMATS = ['detail', 'envelope', 'flat', 'problem'] as const;
 
 interface Deployment {
   format: Format;
@@ -32,11 +34,13 @@ interface Deployment {
   unusableGatewayUrl: string;
 }
 
-const deployments = new Map<Format, Deployment>();
+/** `accept`: the `envelope` deployment asked for problem details (its own rate-limited facade, a budget of its own). */
+const deployments = new Map<Format | 'accept', Deployment>();
 const SETTINGS: Record<Format, { validationStatus: 400 | 422; loginFailureStatus: 400 | 401 }> = {
   detail: { validationStatus: 422, loginFailureStatus: 401 },
   envelope: { validationStatus: 400, loginFailureStatus: 401 },
   flat: { validationStatus: 422, loginFailureStatus: 400 },
+  problem: { validationStatus: 422, loginFailureStatus: 401 },
 };
 let adminToken = '';
 let narrowToken = '';
@@ -55,8 +59,9 @@ beforeAll(async () => {
   const starters = [
     () => startRest(envFor('envelope')),
     () => startRest(envFor('flat')),
+    () => startRest(envFor('problem')),
     () => startRest({ GATEWAY_URL: `${brokenGateway.url}/graphql` }),
-    ...(['detail', 'envelope', 'flat'] as const).flatMap((format) => [
+    ...FORMATS.flatMap((format) => [
       () => startRest({ ...envFor(format), GATEWAY_URL: dead }),
       () =>
         startRest(
@@ -65,15 +70,25 @@ beforeAll(async () => {
           { sharedRedis: false },
         ),
     ]),
+    () =>
+      startRest(
+        { ...envFor('envelope'), GATEWAY_URL: `${stack.restUrl}/graphql`, RATE_LIMIT_POINTS: '4' },
+        { sharedRedis: false },
+      ),
   ];
   const startedProcesses: ExtraProcess[] = [];
   for (let i = 0; i < starters.length; i += 3) {
     startedProcesses.push(...(await Promise.all(starters.slice(i, i + 3).map((startOne) => startOne()))));
   }
-  const [envelope, flat, subgraphDown, ...rest] = startedProcesses;
+  const [envelope, flat, problem, subgraphDown, ...rest] = startedProcesses;
   subgraphDownUrl = subgraphDown!.url;
-  const main: Record<Format, string> = { detail: stack.restUrl, envelope: envelope!.url, flat: flat!.url };
-  (['detail', 'envelope', 'flat'] as const).forEach((format, index) => {
+  const main: Record<Format, string> = {
+    detail: stack.restUrl,
+    envelope: envelope!.url,
+    flat: flat!.url,
+    problem: problem!.url,
+  };
+  FORMATS.forEach((format, index) => {
     deployments.set(format, {
       format,
       ...SETTINGS[format],
@@ -82,6 +97,7 @@ beforeAll(async () => {
       unusableGatewayUrl: rest[index * 2 + 1]!.url,
     });
   });
+  deployments.set('accept', { ...deployments.get('envelope')!, unusableGatewayUrl: rest[FORMATS.length * 2]!.url });
   adminToken = await loginToken(stack.restUrl, ADMIN.username, ADMIN.password);
   narrowToken = await loginToken(stack.restUrl, ADMIN.username, ADMIN.password, 'items:read');
 }, 400_000);
@@ -97,10 +113,14 @@ interface Expected {
   message?: string | RegExp;
 }
 
+const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'errors', 'code', 'request_id'];
+
 /** The one shape of the deployment, and nothing else in the body. */
 function expectShape(format: Format, response: HttpResponse, expected: Expected): void {
   expect(response.status).toBe(expected.status);
-  expect(response.headers.get('content-type')).toContain('application/json');
+  expect(response.headers.get('content-type')).toContain(
+    format === 'problem' ? 'application/problem+json' : 'application/json',
+  );
   const requestId = response.headers.get('x-request-id');
   expect(requestId).toBeTruthy();
   expect(response.headers.get('x-api-version')).toMatch(/^[12]$/);
@@ -126,6 +146,18 @@ function expectShape(format: Format, response: HttpResponse, expected: Expected)
       );
       message = response.body.message;
       break;
+    case 'problem':
+      expect(Object.keys(response.body).filter((key) => !PROBLEM_MEMBERS.includes(key))).toEqual([]);
+      expect(response.body).toMatchObject({
+        type: `https://api-platform.example/problems/${expected.errorCode.toLowerCase().replace(/_/g, '-')}`,
+        title: expect.any(String),
+        status: expected.status,
+        instance: expect.stringMatching(/^\//),
+        code: expected.errorCode,
+        request_id: requestId,
+      });
+      message = response.body.detail;
+      break;
   }
   expect(typeof message).toBe('string');
   if (expected.message !== undefined) expect(message).toMatch(expected.message);
@@ -138,8 +170,26 @@ function expectGeneric(response: HttpResponse): void {
   );
 }
 
-describe.each(['detail', 'envelope', 'flat'] as const)('ERROR_FORMAT=%s', (format) => {
-  const d = () => deployments.get(format)!;
+/** A deployment's URLs, and the shape its answers must have (`problem` also when asked for by Accept). */
+const VARIANTS = [
+  ...FORMATS.map((format) => ({ name: `ERROR_FORMAT=${format}`, deployment: format, format, accept: undefined })),
+  {
+    name: 'ERROR_FORMAT=envelope, Accept: application/problem+json',
+    deployment: 'accept' as const,
+    format: 'problem' as const,
+    accept: 'application/problem+json',
+  },
+];
+
+describe.each(VARIANTS)('$name', ({ deployment, format, accept }) => {
+  const d = () => deployments.get(deployment)!;
+  const withAccept = (options: HttpOptions = {}): HttpOptions =>
+    accept ? { ...options, headers: { accept, ...options.headers } } : options;
+  const http = {
+    get: (url: string, options?: HttpOptions) => plainHttp.get(url, withAccept(options)),
+    post: (url: string, options?: HttpOptions) => plainHttp.post(url, withAccept(options)),
+    delete: (url: string, options?: HttpOptions) => plainHttp.delete(url, withAccept(options)),
+  };
 
   it('when a registration is invalid, then the validation status names each field in the shape', async () => {
     const response = await http.post(`${d().url}/users/`, {
@@ -161,6 +211,10 @@ describe.each(['detail', 'envelope', 'flat'] as const)('ERROR_FORMAT=%s', (forma
     if (format === 'flat')
       expect(fields(response.body.details.errors)).toEqual(['email', 'password', 'username']);
     if (format === 'detail') expect(response.body.detail).toMatch(/email/);
+    if (format === 'problem') {
+      expect(fields(response.body.errors)).toEqual(['email', 'password', 'username']);
+      expect(response.body.instance).toBe('/users/');
+    }
   });
 
   it('when the JSON body is malformed, then 400', async () => {
@@ -298,7 +352,7 @@ describe.each(['detail', 'envelope', 'flat'] as const)('ERROR_FORMAT=%s', (forma
 
 describe('a subgraph that is down', () => {
   it('when the users subgraph is unreachable, then the routes that need it answer 503 with Retry-After', async () => {
-    const response = await http.get(`${subgraphDownUrl}/users/1`, { token: adminToken });
+    const response = await plainHttp.get(`${subgraphDownUrl}/users/1`, { token: adminToken });
     expectShape('detail', response, {
       status: 503,
       errorCode: 'SERVICE_UNAVAILABLE',

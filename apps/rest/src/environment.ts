@@ -1,5 +1,6 @@
 /** The REST facade's settings (CONTRACT.md "Configuration"), parsed once at start. */
 import { z } from 'zod';
+import { ERROR_FORMATS } from '@platform/errors';
 import {
   booleanFlag,
   commonEnvironment,
@@ -24,7 +25,7 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   GATEWAY_MODE: z.enum(['remote', 'embedded']).default('remote'),
   GATEWAY_URL: z.string().url().default('http://127.0.0.1:4000/graphql'),
   GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  ERROR_FORMAT: z.enum(['detail', 'envelope', 'flat']).default('detail'),
+  ERROR_FORMAT: z.enum(ERROR_FORMATS).default('detail'),
   VALIDATION_STATUS: z.enum(['400', '422']).default('422').transform((v) => Number(v) as 400 | 422),
   LOGIN_FAILURE_STATUS: z.enum(['400', '401']).default('401').transform((v) => Number(v) as 400 | 401),
   USERS_LIST_STYLE: z.enum(['auto', 'offset', 'page']).default('auto'),

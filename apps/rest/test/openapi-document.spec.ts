@@ -12,7 +12,7 @@ import { allRoutes } from '../src/routes';
 type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-const documentFor = (format: 'detail' | 'envelope' | 'flat', validationStatus = '422') =>
+const documentFor = (format: 'detail' | 'envelope' | 'flat' | 'problem', validationStatus = '422') =>
   buildOpenApiDocument(
     allRoutes,
     loadRestEnvironment({
@@ -79,6 +79,7 @@ describe('OpenAPI document', () => {
     ['detail', '422'],
     ['envelope', '400'],
     ['flat', '422'],
+    ['problem', '422'],
   ] as const)(
     'when ERROR_FORMAT is %s, then the document validates against the OpenAPI 3.1 schema',
     (format, status) => {
@@ -101,6 +102,7 @@ describe('OpenAPI document', () => {
       'apiKeyHeader',
       'apiKeyQuery',
       'bearerAuth',
+      'oauth2Password',
     ]);
     for (const route of allRoutes) {
       const op = document['paths'][route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method] as Json;
@@ -134,6 +136,40 @@ describe('OpenAPI document', () => {
         expect(names.sort()).toEqual([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]).sort());
       }
     }
+  });
+
+  it('when an operation can fail, then each error status offers the configured JSON shape and problem+json', () => {
+    const envelope = documentFor('envelope', '400');
+    const problem = documentFor('problem');
+    for (const route of allRoutes) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      for (const [status, response] of Object.entries(envelope['paths'][path][route.method]['responses'] as Json)) {
+        if (Number(status) < 400) continue;
+        expect({ status, media: Object.keys((response as Json)['content']) }).toEqual({
+          status,
+          media: ['application/json', 'application/problem+json'],
+        });
+        expect((response as Json)['content']['application/problem+json']).toMatchObject({
+          schema: { $ref: '#/components/schemas/ProblemDetails' },
+          example: { status: Number(status), type: expect.stringMatching(/^https:\/\/api-platform\.example\/problems\/[a-z-]+$/) },
+        });
+        // A `problem` deployment answers every error as problem+json, so that is the one media type listed.
+        expect(Object.keys(problem['paths'][path][route.method]['responses'][status].content)).toEqual([
+          'application/problem+json',
+        ]);
+      }
+    }
+  });
+
+  it('when /docs reads the document, then an OAuth2 password flow on /token stands beside the bearer token', () => {
+    const document = documentFor('detail');
+    expect(document['components'].securitySchemes.oauth2Password).toMatchObject({
+      type: 'oauth2',
+      flows: { password: { tokenUrl: '/token', scopes: expect.objectContaining({ 'users:read': expect.any(String) }) } },
+    });
+    const me = document['paths']['/users/me'].get as Json;
+    expect(me['security']).toEqual(expect.arrayContaining([{ bearerAuth: [] }, { oauth2Password: expect.any(Array) }]));
+    expect(document['paths']['/token'].post.security).toEqual([]);
   });
 
   it('when the document is walked, then the naming rules hold on every path, parameter and field', () => {

@@ -18,6 +18,7 @@ describe('OpenAPI document under Spectral', () => {
       detail: documentFor({ ERROR_FORMAT: 'detail' }),
       envelope: documentFor({ ERROR_FORMAT: 'envelope', VALIDATION_STATUS: '400', USERS_LIST_STYLE: 'page' }),
       flat: documentFor({ ERROR_FORMAT: 'flat', USERS_LIST_STYLE: 'offset', LOGIN_FAILURE_STATUS: '400' }),
+      problem: documentFor({ ERROR_FORMAT: 'problem' }),
     });
     const errors = findings.filter((finding) => finding.severity === 'error');
     expect(errors.map((e) => `${e.document} ${e.code} ${e.path}: ${e.message}`)).toEqual([]);

@@ -27,7 +27,14 @@ export const TokenRequest = z
 export type TokenRequestInput = z.infer<typeof TokenRequest>;
 
 export const RefreshTokenRequest = z
-  .object({ refresh_token: text().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .object({
+    refresh_token: text().min(1, 'is required').max(200, 'must be at most 200 characters'),
+    // RFC 6749 section 6: an OAuth2 client refreshing (the password flow's refreshUrl) names its grant.
+    grant_type: z
+      .literal('refresh_token', 'must be "refresh_token"')
+      .optional()
+      .describe('OAuth2 clients send `refresh_token`; optional.'),
+  })
   .strict()
   .meta({
     id: 'RefreshTokenRequest',

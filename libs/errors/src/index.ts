@@ -2,5 +2,14 @@
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './error-codes';
 export { AppError, type FieldError, type ResourceRef, validationError, notFound } from './app-error';
 export { toGraphQLError, fromGraphQLError, maskGraphQLError, type GraphQLErrorLike } from './graphql-errors';
-export { renderError, type ErrorFormat, type RenderOptions, type RenderedError } from './render-error';
+export {
+  renderError,
+  ERROR_FORMATS,
+  PROBLEM_MEDIA_TYPE,
+  PROBLEM_TYPE_BASE,
+  problemTypeOf,
+  type ErrorFormat,
+  type RenderOptions,
+  type RenderedError,
+} from './render-error';
 export { localizedMessages, SUPPORTED_LANGUAGES, pickLanguage } from './messages';

@@ -43,9 +43,31 @@ describe('renderError', () => {
     });
   });
 
+  it('when the format is problem, then RFC 9457 members, the field errors and the request id appear as problem+json', () => {
+    const rendered = renderError(invalid, { ...base, format: 'problem', instance: '/users/' });
+    expect(rendered.status).toBe(422);
+    expect(rendered.contentType).toBe('application/problem+json');
+    expect(rendered.body).toEqual({
+      type: 'https://api-platform.example/problems/invalid-input',
+      title: 'Validation failed',
+      status: 422,
+      detail: 'Validation failed: username: must be at least 3 characters',
+      instance: '/users/',
+      errors: [{ field: 'username', message: 'must be at least 3 characters' }],
+      code: 'INVALID_INPUT',
+      request_id: 'req-1',
+    });
+    expect(renderError(new AppError('RATE_LIMITED', 'Rate limit exceeded', { headers: { 'retry-after': '3' } }), { ...base, format: 'problem' })).toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: { type: 'https://api-platform.example/problems/rate-limited', title: 'Too many requests', status: 429 },
+    });
+    expect(renderError(notFound('User', 7), { ...base, format: 'detail' }).contentType).toBe('application/json');
+  });
+
   it('when an unexpected error is rendered, then the body is generic in every format', () => {
     const leaky = new Error('E11000 duplicate key mongodb://admin:pw@db:27017 at Collection.insert');
-    for (const format of ['detail', 'envelope', 'flat'] as const) {
+    for (const format of ['detail', 'envelope', 'flat', 'problem'] as const) {
       const rendered = renderError(leaky, { ...base, format });
       expect(rendered.status).toBe(500);
       expect(JSON.stringify(rendered.body)).not.toMatch(/E11000|mongodb|insert|pw/);

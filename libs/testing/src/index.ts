@@ -5,7 +5,7 @@ export { freePort, waitForHttpOk, waitForPort } from './ports';
 export { startSystem, startApp, appEnvironment, APP_NAMES, SUBGRAPH_NAMES, DEFAULT_PORTS, DEFAULT_METRICS_PORTS, type AppName, type RunningSystem } from './system';
 export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
 export { startExtraApp, type ExtraApp } from './extra-apps';
-export { http, type HttpResponse } from './http-client';
+export { http, type HttpOptions, type HttpResponse } from './http-client';
 export { ensureChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium';
 export { validateOpenApi31 } from './openapi-validation';
 export { lintOpenApi, type SpectralFinding } from './spectral';

@@ -1,6 +1,9 @@
-/** The one place errors become responses: every route, unknown paths and body-parser failures, in the configured shape. */
+/**
+ * The one place errors become responses: every route, unknown paths and body-parser failures, in the configured shape,
+ * or as RFC 9457 problem details when the client asks for `application/problem+json`.
+ */
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, renderError } from '@platform/errors';
+import { AppError, PROBLEM_MEDIA_TYPE, renderError, type ErrorFormat } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from '../environment';
 import { requestIdOf } from './request-context';
@@ -40,6 +43,18 @@ function fromFramework(error: unknown): AppError | undefined {
   return undefined;
 }
 
+/**
+ * The error format of one response: problem details when the request's Accept header prefers
+ * `application/problem+json` to plain JSON (express's negotiator: quality, then specificity, then order), else the
+ * deployment's. `Accept: application/json, application/problem+json` keeps the deployment's shape, which it accepts.
+ */
+export function errorFormatFor(req: Request, configured: ErrorFormat): ErrorFormat {
+  if (configured === 'problem' || !req.headers.accept) return configured;
+  return req.accepts(['application/json', PROBLEM_MEDIA_TYPE]) === PROBLEM_MEDIA_TYPE
+    ? 'problem'
+    : configured;
+}
+
 export function createErrorHandler(env: RestEnvironment, logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const appError = error instanceof AppError ? error : fromFramework(error);
@@ -51,7 +66,8 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
       );
     }
     const rendered = renderError(appError ?? error, {
-      format: env.ERROR_FORMAT,
+      format: errorFormatFor(req, env.ERROR_FORMAT),
+      instance: req.originalUrl.split('?', 1)[0],
       validationStatus: env.VALIDATION_STATUS,
       loginFailureStatus: env.LOGIN_FAILURE_STATUS,
       correlationId,
@@ -61,6 +77,12 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
       res.destroy();
       return;
     }
-    res.status(rendered.status).set(rendered.headers).json(rendered.body);
+    // The error's shape depends on Accept: caches must key on it.
+    res
+      .status(rendered.status)
+      .set(rendered.headers)
+      .vary('Accept')
+      .type(rendered.contentType)
+      .json(rendered.body);
   };
 }

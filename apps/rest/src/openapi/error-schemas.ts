@@ -1,6 +1,9 @@
-/** The error body schemas of the three formats (CONTRACT.md "Errors"); OpenAPI shows the configured one. */
+/**
+ * The error body schemas of the four formats (CONTRACT.md "Errors"); OpenAPI shows the configured one as
+ * `application/json` and problem details as `application/problem+json` (what `Accept` selects on any deployment).
+ */
 import { z } from 'zod';
-import type { ErrorFormat } from '@platform/errors';
+import { ERROR_CODES, PROBLEM_TYPE_BASE, problemTypeOf, type ErrorFormat } from '@platform/errors';
 
 /**
  * Error texts name the offending fields, which come from the request itself, so their length is bounded by the request
@@ -53,6 +56,56 @@ export const FlatError = z
     },
   });
 
+const PROBLEM_TYPES = [...new Set(Object.values(ERROR_CODES).map((entry) => problemTypeOf(entry.errorCode)))];
+
+/** RFC 9457 problem details, with this API's extension members `errors`, `code` and `request_id`. */
+export const ProblemDetails = z
+  .object({
+    type: z
+      .enum(PROBLEM_TYPES as [string, ...string[]])
+      .describe(
+        `The problem type: \`${PROBLEM_TYPE_BASE}<code in kebab case>\`, one per \`code\`; an identifier, not a page to fetch.`,
+      ),
+    title: z.string().max(100).describe('Short summary of the problem type; the same for every occurrence.'),
+    status: z.number().int().min(400).max(599).describe('The HTTP status of this response.'),
+    detail: text().describe('What went wrong in this occurrence (5xx: a generic text).'),
+    instance: text().optional().describe('The request path this occurrence belongs to.'),
+    errors: z
+      .array(FieldErrorSchema)
+      .max(DETAILS_MAX)
+      .optional()
+      .describe('Validation failures: each offending field.'),
+    code: z
+      .string()
+      .max(64)
+      .regex(/^[A-Z][A-Z0-9_]*$/)
+      .describe("Machine-readable error code (the envelope format's `errorCode`)."),
+    request_id: z.string().max(128).optional().describe('The correlation id, as in the X-Request-Id header.'),
+  })
+  .meta({
+    id: 'ProblemDetails',
+    description: 'RFC 9457 problem details (`application/problem+json`).',
+    example: {
+      type: problemTypeOf('NOT_FOUND'),
+      title: 'Not found',
+      status: 404,
+      detail: 'User 7 not found',
+      instance: '/users/7',
+      code: 'NOT_FOUND',
+      request_id: '0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b',
+    },
+  });
+
 export function errorResponseSchema(format: ErrorFormat): z.ZodType {
-  return format === 'envelope' ? EnvelopeError : format === 'flat' ? FlatError : DetailError;
+  switch (format) {
+    case 'envelope':
+      return EnvelopeError;
+    case 'flat':
+      return FlatError;
+    case 'problem':
+      return ProblemDetails;
+    case 'detail':
+    default:
+      return DetailError;
+  }
 }

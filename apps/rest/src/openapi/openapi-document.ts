@@ -1,9 +1,10 @@
 /** Generates the OpenAPI 3.1 document from the route declarations: the schemas that validate are the schemas shown. */
 import { z } from 'zod';
-import { AppError, ERROR_CODES, renderError, type ErrorCode } from '@platform/errors';
+import { AppError, ERROR_CODES, PROBLEM_MEDIA_TYPE, renderError, type ErrorCode } from '@platform/errors';
+import { ALL_SCOPES } from '@platform/auth';
 import { LISTING_PARAMETER, listingParameterGroups } from '@platform/listing';
 import type { RouteDefinition } from '../http/route';
-import { errorResponseSchema } from './error-schemas';
+import { ProblemDetails, errorResponseSchema } from './error-schemas';
 import { exampleFromSchema } from './schema-example';
 import type { RestEnvironment } from '../environment';
 import {
@@ -188,6 +189,15 @@ const COMMON_RESPONSE_HEADERS = {
   ...CORS_HEADERS,
 };
 
+const SCOPE_DESCRIPTIONS: Record<(typeof ALL_SCOPES)[number], string> = {
+  'users:read': 'Read user information',
+  'users:write': 'Modify user information',
+  'items:read': 'Read items',
+  'items:write': 'Create or modify items',
+  'posts:read': 'Read posts, comments and likes',
+  'posts:write': 'Create or modify posts and comments, like posts',
+};
+
 const VERSION_PARAMETERS = [
   {
     name: 'X-API-Version',
@@ -211,19 +221,28 @@ const VERSION_PARAMETERS = [
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: RestEnvironment): JsonSchema {
   const components: Components = { schemas: {} };
   const errorRef = toSchema(errorResponseSchema(env.ERROR_FORMAT), 'output', components);
+  const problemRef = toSchema(ProblemDetails, 'output', components);
   const errorResponse = (status: number): Record<string, unknown> => {
-    const example = renderError(exampleError(status, env), {
-      format: env.ERROR_FORMAT,
-      validationStatus: env.VALIDATION_STATUS,
-      loginFailureStatus: env.LOGIN_FAILURE_STATUS,
-      correlationId: '0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b',
-    }).body;
+    const exampleIn = (format: typeof env.ERROR_FORMAT) =>
+      renderError(exampleError(status, env), {
+        format,
+        validationStatus: env.VALIDATION_STATUS,
+        loginFailureStatus: env.LOGIN_FAILURE_STATUS,
+        correlationId: '0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b',
+        instance: '/users/7',
+      }).body;
     const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
     if (status === 429 || status === 503) headers['Retry-After'] = RESPONSE_HEADERS['Retry-After'];
+    // Problem details answer `Accept: application/problem+json` on every deployment, and every request on a
+    // `problem` one (then there is no plain JSON error to list).
+    const problem = { [PROBLEM_MEDIA_TYPE]: { schema: problemRef, example: exampleIn('problem') } };
     return {
       description: STATUS_TEXT[status] ?? 'Error',
       headers,
-      content: { 'application/json': { schema: errorRef, example } },
+      content:
+        env.ERROR_FORMAT === 'problem'
+          ? problem
+          : { 'application/json': { schema: errorRef, example: exampleIn(env.ERROR_FORMAT) }, ...problem },
     };
   };
   const paths: Record<string, Record<string, unknown>> = {};
@@ -294,12 +313,14 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.body) [413, 415].forEach((s) => errorStatuses.add(s));
     if (route.params) errorStatuses.add(404);
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
+    // The OAuth2 password flow is the same bearer token, obtained by Swagger UI's Authorize dialog from /token.
+    const bearer = [{ bearerAuth: [] }, { oauth2Password: route.scope ? [route.scope] : [] }];
     const security =
       route.security === 'public'
         ? []
         : route.security === 'bearer'
-          ? [{ bearerAuth: [] }]
-          : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { apiKeyCookie: [] }];
+          ? bearer
+          : [...bearer, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { apiKeyCookie: [] }];
     const operation: Record<string, unknown> = {
       operationId: route.operationId,
       summary: route.summary,
@@ -341,7 +362,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       version: API_VERSIONS[CURRENT_VERSION].semver,
       description: [
         'Resource-oriented JSON API for users, items, posts and tokens.',
-        `Errors use the deployment-wide shape configured by ERROR_FORMAT (this deployment: \`${env.ERROR_FORMAT}\`).`,
+        `Errors use the deployment-wide shape configured by ERROR_FORMAT (this deployment: \`${env.ERROR_FORMAT}\`);`,
+        'a request whose `Accept` prefers `application/problem+json` gets RFC 9457 problem details instead, on any deployment.',
         'Versions: every path is also served under `/v1` and `/v2`; the version may instead be named by the',
         '`X-API-Version` header (`2` or `2.0.0`), `Accept: application/vnd.api+json;version=2`, the `version` query',
         'parameter or a body `{"version": 2, "data": {...}}`, in that precedence after the path. Unversioned requests get',
@@ -372,6 +394,20 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
           bearerFormat: 'JWT',
           description:
             'Access token from POST /token: a JWT (HS256, `exp` always set and checked, algorithm fixed by the server) following RFC8725, JSON Web Token Best Current Practices.',
+        },
+        // FastAPI's OAuth2PasswordBearer: /docs' Authorize button takes a username and password, posts them to
+        // tokenUrl (relative: resolved against the server Swagger UI has selected) and sends the token on every call.
+        oauth2Password: {
+          type: 'oauth2',
+          description:
+            'OAuth2 password flow on POST /token (form `username`, `password`, optional `scope`), refreshed on POST /auth/refresh: the same access token as bearerAuth, a JWT (HS256, `exp` always set and checked, algorithm fixed by the server) following RFC8725, JSON Web Token Best Current Practices.',
+          flows: {
+            password: {
+              tokenUrl: '/token',
+              refreshUrl: '/auth/refresh',
+              scopes: Object.fromEntries(ALL_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+            },
+          },
         },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
