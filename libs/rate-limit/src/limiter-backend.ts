@@ -92,7 +92,14 @@ function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
   });
 }
 
-function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Redis {
+/** One ioredis connection with the facade's failure behaviour; `purpose` names it in the logs. */
+export function connectRedis(
+  url: string,
+  commandTimeoutMs: number,
+  logger: Logger,
+  purpose = 'rate limiter',
+  fallback = 'using the in-process limiter',
+): Redis {
   const redis = new Redis(url, {
     // No queueing while disconnected: a command fails at once and the insurance limiter answers.
     enableOfflineQueue: false,
@@ -107,19 +114,16 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
   });
   let healthy = true;
   redis.on('ready', () => {
-    if (!healthy) logger.info('rate limiter: Redis is back; shared limits resume');
+    if (!healthy) logger.info(`${purpose}: Redis is back`);
     healthy = true;
   });
   redis.on('error', (error: Error) => {
     if (healthy)
-      logger.warn(
-        { err: { message: error.message } },
-        'rate limiter: Redis unreachable; using the in-process limiter',
-      );
+      logger.warn({ err: { message: error.message } }, `${purpose}: Redis unreachable; ${fallback}`);
     healthy = false;
   });
   redis.on('close', () => {
-    if (healthy) logger.warn('rate limiter: Redis connection closed; using the in-process limiter');
+    if (healthy) logger.warn(`${purpose}: Redis connection closed; ${fallback}`);
     healthy = false;
   });
   return redis;
