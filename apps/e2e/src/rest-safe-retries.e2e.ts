@@ -3,7 +3,14 @@
  * ETag / If-None-Match / If-Match with optimistic concurrency that holds under concurrent writers, and RFC 8288 Link
  * headers that walk listings end to end. ADR 0012.
  */
-import { http, freePort, makeTempDir, startExtraApp, type ManagedProcess } from '@platform/testing';
+import {
+  http,
+  freePort,
+  makeTempDir,
+  startExtraApp,
+  type HttpResponse,
+  type ManagedProcess,
+} from '@platform/testing';
 import { member, rest, unique, type Member } from './test/resources-support';
 
 jest.setTimeout(120_000);
@@ -39,12 +46,12 @@ async function walk(path: string, token: string, records: Records) {
   let next: string | undefined = path;
   let pages = 0;
   while (next) {
-    const page = await http.get(rest(next), { token });
+    const page: HttpResponse = await http.get(rest(next), { token });
     expect(page.status).toBe(200);
     seen.push(...records(page.body).map((record) => record.id));
     pages += 1;
     expect(pages).toBeLessThan(200);
-    const link = page.headers.get('link') ?? '';
+    const link: string = page.headers.get('link') ?? '';
     expect(link).toMatch(/rel="first"/);
     next = /<([^>]+)>; rel="next"/.exec(link)?.[1];
   }
