@@ -72,6 +72,8 @@ export interface RouteDefinition<
    * `If-Match` atomically in the subgraph (412 when stale; 428 without it under REQUIRE_IF_MATCH).
    */
   versioned?: boolean;
+  /** A paginated listing: OpenAPI documents its `Link` header and weak ETag. */
+  listing?: boolean;
   handler: (context: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<RouteResult>;
 }
 

@@ -51,6 +51,7 @@ export const articlesRoutes = [
     scope: 'posts:read',
     params: UserParams,
     query: ARTICLE_PARAMETERS,
+    listing: true,
     responses: {
       200: {
         description: 'Articles: an array by default, or an envelope',
@@ -79,6 +80,7 @@ export const articlesRoutes = [
     scope: 'posts:read',
     params: ArticleParams,
     query: listParameters(LISTINGS.comments),
+    listing: true,
     responses: {
       200: {
         description: 'Comments: an array by default, or an envelope',

@@ -40,6 +40,7 @@ export const commentsRoutes = [
     scope: 'posts:read',
     params: PostIdParams,
     query: listParameters(LISTINGS.comments),
+    listing: true,
     responses: {
       200: {
         description: 'Comments: an array by default, or an envelope',

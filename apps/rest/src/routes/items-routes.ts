@@ -60,6 +60,7 @@ export const itemsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'items:read',
     query: listParameters(LISTINGS.items),
+    listing: true,
     responses: {
       200: { description: 'Items: an array by default, or an envelope', schema: listBodySchema(ItemPublic) },
     },

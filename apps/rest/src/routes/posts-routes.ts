@@ -40,6 +40,7 @@ export const postsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     query: listParameters(LISTINGS.posts),
+    listing: true,
     responses: {
       200: { description: 'Posts: an array by default, or an envelope', schema: listBodySchema(PostPublic) },
     },

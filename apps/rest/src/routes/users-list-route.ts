@@ -31,6 +31,7 @@ export const listUsersRoute = defineRoute({
   security: 'bearer-or-api-key',
   scope: 'users:read',
   query: listingQuerySchema(LISTINGS.users),
+  listing: true,
   documentedQuery: (env) => listingQuerySchema(LISTINGS.users, { forcedStyle: forcedStyleOf(env) }),
   responses: {
     200: {
