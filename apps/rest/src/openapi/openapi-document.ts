@@ -254,7 +254,7 @@ const IF_MATCH_PARAMETER = {
   required: false,
   description:
     'The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.',
-  schema: { type: 'string', maxLength: 80 },
+  schema: { type: 'string', maxLength: 80, pattern: '^(\\*|"[\\x21\\x23-\\x7e]*")$' },
   example: '"3.r2"',
 };
 
