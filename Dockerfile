@@ -22,6 +22,7 @@ COPY tools ./tools
 COPY libs ./libs
 COPY apps ./apps
 COPY bench ./bench
+COPY schema ./schema
 RUN node tools/build.mjs
 
 # What every app image shares. Files stay owned by root and read-only to the `node` user (uid 1000), so the

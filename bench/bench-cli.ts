@@ -191,6 +191,8 @@ async function main(): Promise<void> {
     await seedDatabase(ferret.url, seed, log);
 
     const jwtSecret = randomBytes(32).toString('hex');
+    // Production mode requires SUBGRAPH_SECRET (issue 12): one per run, like the JWT secret.
+    options.env['SUBGRAPH_SECRET'] ??= randomBytes(32).toString('hex');
     system = await startSystem({
       rootDir,
       mongoUrl: ferret.url,

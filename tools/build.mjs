@@ -1,31 +1,94 @@
 // Builds every app into dist/ (esbuild; node_modules stay external) and composes the supergraph from the
-// subgraph schemas with @apollo/composition. A composition error fails the build, and so CI.
+// subgraph schemas with @apollo/composition. A composition error fails the build, and so CI, and so does a composed
+// API schema that differs from the committed schema/api.graphql (tools/schema-check.cjs).
 import { build, stop as stopEsbuild } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { composeServices } from '@apollo/composition';
-import { parse } from 'graphql';
+import { Kind, parse } from 'graphql';
 import sdl from './graphql-sdl.cjs';
+import schemaCheck from './schema-check.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS = ['users', 'items', 'auth', 'posts', 'gateway', 'rest'];
-export const SUBGRAPHS = ['users', 'items', 'auth', 'posts'];
+export const SUBGRAPHS = schemaCheck.SUBGRAPHS;
 
-export function composeSupergraph() {
-  const result = composeServices(
-    SUBGRAPHS.map((name) => ({
-      name,
-      typeDefs: parse(sdl.loadSdl(join(root, 'apps', name, 'src', 'schema.graphql'))),
-      url: `http://${name}.invalid/graphql`,
-    })),
-  );
-  if (result.errors) {
-    throw new Error(
-      `supergraph composition failed:\n${result.errors.map((e) => `  - ${e.message}`).join('\n')}`,
-    );
+/**
+ * The supergraph, composed from the subgraph schemas; a composition error throws. Its API schema must be the committed
+ * schema/api.graphql (tools/schema-check.cjs), so a schema change cannot reach clients unrecorded and unclassified.
+ */
+export async function composeSupergraph() {
+  const { supergraphSdl, apiSdl } = schemaCheck.compose();
+  await schemaCheck.checkApiSchema(apiSdl);
+  return supergraphSdl;
+}
+
+/**
+ * The gateway's GraphQL IDE for browsers: GraphiQL, React and the page's script in one bundle with its stylesheet
+ * (dist/apps/gateway/graphiql/graphiql.{js,css}), served by the gateway itself, so the IDE works without a CDN.
+ */
+export async function buildGraphiQL() {
+  await build({
+    entryPoints: { graphiql: join(root, 'apps', 'gateway', 'src', 'ide', 'graphiql-browser.ts') },
+    outdir: join(root, 'dist', 'apps', 'gateway', 'graphiql'),
+    bundle: true,
+    platform: 'browser',
+    target: ['chrome120', 'firefox120', 'safari16'],
+    format: 'iife',
+    minify: true,
+    legalComments: 'linked',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    loader: { '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl', '.svg': 'dataurl', '.png': 'dataurl' },
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * The trusted-documents manifest (Apollo's persisted-query manifest format): the REST facade's fixed documents
+ * (apps/rest/src/operations, read from the code itself) and every operation internal teams registered in
+ * schema/operations/*.graphql (one operation per file). The gateway loads it with TRUSTED_DOCUMENTS=on.
+ */
+export async function trustedDocumentsManifest() {
+  const bundled = await build({
+    entryPoints: [join(root, 'apps', 'rest', 'src', 'operations', 'index.ts')],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    // The documents are plain strings; what the operation modules import (the gateway client, undici, ...) is not
+    // needed to read them, and some of it needs a newer Node than the one a build may run on.
+    plugins: [
+      {
+        name: 'stub-imports',
+        setup(plugin) {
+          plugin.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, namespace: 'stub' }));
+          plugin.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+        },
+      },
+    ],
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', bundled.outputFiles[0].text)(module, module.exports);
+  const documents = module.exports.ALL_OPERATIONS.map((op) => op.document);
+  const registered = join(root, 'schema', 'operations');
+  if (existsSync(registered)) {
+    for (const file of readdirSync(registered).filter((f) => f.endsWith('.graphql')).sort()) {
+      documents.push(readFileSync(join(registered, file), 'utf8'));
+    }
   }
-  return result.supergraphSdl;
+  const operations = new Map();
+  for (const body of documents) {
+    const definitions = parse(body).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    if (definitions.length !== 1 || !definitions[0].name) {
+      throw new Error(`trusted documents: each document holds exactly one named operation:\n${body}`);
+    }
+    const id = createHash('sha256').update(body).digest('hex');
+    operations.set(id, { id, name: definitions[0].name.value, type: definitions[0].operation, body });
+  }
+  return { format: 'apollo-persisted-query-manifest', version: 1, operations: [...operations.values()] };
 }
 
 export async function buildAll() {
@@ -40,6 +103,7 @@ export async function buildAll() {
     ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
     // bench/schemathesis.mjs: the long Schemathesis run.
     ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
+    ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
   ]);
   await build({
     entryPoints,
@@ -65,14 +129,17 @@ export async function buildAll() {
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warning',
   });
+  await buildGraphiQL();
+  const manifest = await trustedDocumentsManifest();
   // esbuild keeps a service process; end it so `npm start` leaves no child of its own behind.
   await stopEsbuild();
-  const supergraph = composeSupergraph();
+  const supergraph = await composeSupergraph();
   // Beside the gateway's bundle, and the facade's (which reads it with GATEWAY_MODE=embedded).
   for (const app of ['gateway', 'rest']) {
     mkdirSync(join(root, 'dist', 'apps', app), { recursive: true });
     writeFileSync(join(root, 'dist', 'apps', app, 'supergraph.graphql'), supergraph);
   }
+  writeFileSync(join(root, 'dist', 'apps', 'gateway', 'trusted-documents.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   process.stdout.write(`built ${APPS.length} apps and the supergraph in ${Date.now() - started} ms\n`);
 }
 

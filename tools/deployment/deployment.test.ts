@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
-import { APP_NAMES, DEFAULT_PORTS, SUBGRAPH_NAMES, type AppName } from '@platform/testing';
+import {
+  APP_NAMES,
+  DEFAULT_METRICS_PORTS,
+  DEFAULT_PORTS,
+  ensureGoTool,
+  KUBE_SCORE,
+  PROMTOOL,
+  SUBGRAPH_NAMES,
+  type AppName,
+} from '@platform/testing';
 import {
   defaultPort,
   parseDockerfile,
@@ -35,6 +44,8 @@ const LEFT_TO_DEFAULT: Record<string, string> = {
   BOOTSTRAP_ADMIN_PASSWORD: 'one-time bootstrap, set by an operator when wanted',
   BOOTSTRAP_ADMIN_EMAIL: 'one-time bootstrap, set by an operator when wanted',
   BOOTSTRAP_API_KEY: 'optional key, set by an operator when wanted',
+  GRAPHIQL_PASSWORD: 'needed only with GRAPHIQL=on (off in both deployments); a secret an operator adds then',
+  TRUSTED_DOCUMENTS_PATH: 'the manifest ships beside the gateway bundle in the image',
 };
 
 /** Who may connect to whom inside the cluster (issue 8): the callers of each app. */
@@ -204,6 +215,7 @@ describe('deployment: docker-compose.yml', () => {
       const service = compose.services[app]!;
       const environment = service['environment'] as Record<string, string>;
       expect(Number(environment['PORT'])).toBe(DEFAULT_PORTS[app]);
+      expect(Number(environment['METRICS_PORT'])).toBe(DEFAULT_METRICS_PORTS[app]);
       expect(service['build']).toEqual({ context: '.', target: app });
       expect(service['healthcheck'].test.join(' ')).toContain(
         `http://127.0.0.1:${DEFAULT_PORTS[app]}/readyz`,
@@ -384,12 +396,17 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
       expect(Number(config['PORT'])).toBe(DEFAULT_PORTS[app]);
       expect(common['HOST']).toBe('0.0.0.0');
       expect(common['NODE_ENV']).toBe('production');
-      expect(container.ports).toEqual([{ name: 'http', containerPort: DEFAULT_PORTS[app], protocol: 'TCP' }]);
+      expect(Number(config['METRICS_PORT'])).toBe(DEFAULT_METRICS_PORTS[app]);
+      expect(container.ports).toEqual([
+        { name: 'http', containerPort: DEFAULT_PORTS[app], protocol: 'TCP' },
+        { name: 'metrics', containerPort: DEFAULT_METRICS_PORTS[app], protocol: 'TCP' },
+      ]);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
       const service = find('Service', app);
       expect(service['spec'].ports).toEqual([
         { name: 'http', port: DEFAULT_PORTS[app], targetPort: 'http', protocol: 'TCP' },
+        { name: 'metrics', port: DEFAULT_METRICS_PORTS[app], targetPort: 'metrics', protocol: 'TCP' },
       ]);
       expect(service['spec'].selector).toEqual({ 'app.kubernetes.io/name': app });
       for (const [name, value] of Object.entries(config)) {
@@ -422,8 +439,10 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
             seccompProfile: { type: 'RuntimeDefault' },
           },
         });
-        expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
-        expect(container.resources.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+        // ephemeral-storage too: a container filling its node's disk is evicted alone (kube-score).
+        const bounded = { cpu: expect.any(String), memory: expect.any(String), 'ephemeral-storage': expect.any(String) };
+        expect(container.resources.requests).toEqual(bounded);
+        expect(container.resources.limits).toEqual(bounded);
       }
     }
   });
@@ -462,8 +481,15 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
       (p) => Object.keys(p['spec'].podSelector).length === 0 && !p['spec'].ingress,
     );
     expect(denyAll?.['spec'].policyTypes).toEqual(['Ingress']);
+    // The metrics ports have policies of their own (checked in the monitoring test below); no caller policy opens them.
+    const metricsPorts = new Set<number>(Object.values(DEFAULT_METRICS_PORTS));
+    const callerPolicies = policies.filter((p) => p !== denyAll && !p.metadata.name.endsWith('-metrics'));
+    for (const policy of callerPolicies) {
+      for (const rule of policy['spec'].ingress)
+        for (const port of rule.ports ?? []) expect({ policy: policy.metadata.name, metrics: metricsPorts.has(port.port) }).toEqual({ policy: policy.metadata.name, metrics: false });
+    }
     const callers: Record<string, string[]> = {};
-    for (const policy of policies.filter((p) => p !== denyAll)) {
+    for (const policy of callerPolicies) {
       const target = policy['spec'].podSelector.matchLabels['app.kubernetes.io/name'] as string;
       for (const rule of policy['spec'].ingress) {
         for (const peer of rule.from) {
@@ -505,6 +531,119 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     ]);
     expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/force-ssl-redirect']).toBe('true');
   });
+
+  it('when the monitoring objects are read, then the ServiceMonitor scrapes every app on its metrics port, only the monitoring namespace reaches those ports, and the dashboard is a sidecar ConfigMap', () => {
+    const monitor = find('ServiceMonitor', 'api-platform');
+    expect(monitor['spec'].endpoints).toEqual([
+      expect.objectContaining({ port: 'metrics', path: '/metrics', scheme: 'http' }),
+    ]);
+    const selected = objects.filter(
+      (o) =>
+        o.kind === 'Service' &&
+        monitor['spec'].selector.matchExpressions.every(
+          (e: { key: string; operator: string; values: string[] }) =>
+            e.operator === 'In' && e.values.includes(o.metadata.labels?.[e.key] ?? ''),
+        ),
+    );
+    expect(selected.map((o) => o.metadata.name).sort()).toEqual([...APP_NAMES].sort());
+    for (const app of APP_NAMES) {
+      const policy = find('NetworkPolicy', `${app}-metrics`);
+      expect(policy['spec']).toEqual({
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': app } },
+        policyTypes: ['Ingress'],
+        ingress: [
+          {
+            from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+            ports: [{ port: DEFAULT_METRICS_PORTS[app], protocol: 'TCP' }],
+          },
+        ],
+      });
+    }
+    const dashboard = find('ConfigMap', 'api-platform-dashboard');
+    expect(dashboard.metadata.labels?.['grafana_dashboard']).toBe('1');
+    const json = JSON.parse(dashboard['data']['api-platform-dashboard.json'] as string) as {
+      panels: { type: string; targets?: { expr: string }[] }[];
+    };
+    const exprs = json.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+    for (const series of ['http_server_requests_total', 'http_server_request_duration_seconds_bucket', 'upstream_requests_total', 'upstream_request_duration_seconds_bucket']) {
+      expect({ series, charted: exprs.some((e) => e.includes(series)) }).toEqual({ series, charted: true });
+    }
+    expect(exprs.filter((e) => e.includes('by (job, route')).length).toBeGreaterThanOrEqual(3);
+    expect(exprs.filter((e) => e.includes('by (job, upstream')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('when the PrometheusRule is checked and unit-tested with promtool, then its rules are valid and the 5xx, latency, upstream and rate-limit alerts fire as specified', async () => {
+    const promtool = await ensureGoTool(PROMTOOL);
+    const rule = find('PrometheusRule', 'api-platform');
+    const alerts = (rule['spec'].groups as { rules: { alert?: string }[] }[]).flatMap((g) => g.rules.map((r) => r.alert));
+    expect(alerts).toEqual(
+      expect.arrayContaining([
+        'ApiPlatformHigh5xxRatio',
+        'ApiPlatformHighLatencyP99',
+        'ApiPlatformUpstreamUnavailable',
+        'ApiPlatformUpstreamTimeouts',
+        'ApiPlatformRateLimitStoreFallback',
+        'ApiPlatformPodRestarts',
+      ]),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'prometheus-rules-'));
+    try {
+      writeFileSync(join(dir, 'rules.yaml'), JSON.stringify(rule['spec']));
+      copyFileSync(join(root, 'k8s/base/monitoring/prometheus-rule.test.yaml'), join(dir, 'rules.test.yaml'));
+      const run = (args: string[]) =>
+        execFile(promtool, args, { cwd: dir }).then(
+          ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
+          (error: { code?: number; stdout?: string; stderr?: string }) => ({
+            code: error.code ?? 1,
+            output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+          }),
+        );
+      const checked = await run(['check', 'rules', 'rules.yaml']);
+      expect(checked).toEqual({ code: 0, output: expect.stringContaining('SUCCESS') });
+      const tested = await run(['test', 'rules', 'rules.test.yaml']);
+      expect(tested).toEqual({ code: 0, output: expect.stringContaining('SUCCESS') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 1_800_000);
+
+  it('when kube-score (built from the Go module proxy) scores the rendered overlay, then every critical finding is fixed or waived with a reason in k8s/kube-score-waivers.yaml, and no waiver is stale', async () => {
+    const kubeScore = await ensureGoTool(KUBE_SCORE);
+    const dir = mkdtempSync(join(tmpdir(), 'kube-score-'));
+    try {
+      writeFileSync(join(dir, 'manifests.yaml'), text);
+      // Exit code 1 means "critical findings": the JSON on stdout says which.
+      const { stdout } = await execFile(kubeScore, ['score', '--output-format', 'json', join(dir, 'manifests.yaml')], {
+        maxBuffer: 32 * 1024 * 1024,
+      }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const scored = JSON.parse(stdout) as {
+        type_meta: { kind: string };
+        object_meta: { name: string };
+        checks: { check: { id: string }; grade: number; skipped: boolean }[];
+      }[];
+      const CRITICAL = 1;
+      const critical = scored
+        .flatMap((object) =>
+          object.checks
+            .filter((c) => !c.skipped && c.grade === CRITICAL)
+            .map((c) => `${object.type_meta.kind}/${object.object_meta.name} ${c.check.id}`),
+        )
+        .sort();
+      const waivers = (parseYaml(read('k8s/kube-score-waivers.yaml')) as {
+        waivers: { check: string; overlays: string[]; objects: string[]; reason: string }[];
+      }).waivers;
+      for (const waiver of waivers) expect(waiver.reason.length).toBeGreaterThan(20);
+      const waived = new Set(
+        waivers
+          .filter((w) => w.overlays.includes(overlay))
+          .flatMap((w) => w.objects.map((object) => `${object} ${w.check}`)),
+      );
+      expect(critical.filter((finding) => !waived.has(finding))).toEqual([]);
+      expect([...waived].filter((finding) => !critical.includes(finding))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 1_800_000);
 
   it('when the data services are read, then MongoDB 7 is a replica set StatefulSet named in MONGO_URL, and Redis 7 requires the password REDIS_URL carries', () => {
     const mongo = find('StatefulSet', 'mongo');

@@ -1,6 +1,7 @@
 // Validates Kubernetes manifests offline against the Kubernetes API schemas that the npm package
-// kubernetes-models ships (one compiled validator per apiVersion/kind). An object of a kind it has no schema
-// for is an error too. Prints a JSON array, one entry per object: { apiVersion, kind, name, errors }.
+// kubernetes-models ships (one compiled validator per apiVersion/kind), and the Prometheus Operator's CRDs
+// (ServiceMonitor, PrometheusRule, ...) against @kubernetes-models/prometheus-operator, generated from the Operator's
+// CRD schemas. An object of a kind neither has a schema for is an error too. Prints a JSON array, one entry per object: { apiVersion, kind, name, errors }.
 // CLI: node tools/deployment/validate-k8s.mjs <file.yaml>...   (or the YAML on stdin); exits 1 on any error.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +16,11 @@ async function modelFor(apiVersion, kind) {
   ) {
     return undefined;
   }
+  const source = apiVersion.startsWith('monitoring.coreos.com/')
+    ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+    : `kubernetes-models/${apiVersion}/${kind}`;
   try {
-    const module = await import(`kubernetes-models/${apiVersion}/${kind}`);
+    const module = await import(source);
     return module[kind];
   } catch {
     return undefined;

@@ -31,6 +31,8 @@ describe('npm start passes settings through', () => {
   });
 
   it('when the caller sets something no process reads, then it is not passed on', () => {
-    expect(passThrough(root, { PATH: '/bin', SOMETHING_ELSE: '1', REFRESH_TOKEN_TTL: '60' })).toEqual({ REFRESH_TOKEN_TTL: '60' });
+    expect(
+      passThrough(root, { PATH: '/bin', SOMETHING_ELSE: '1', REFRESH_TOKEN_TTL: '60', OTEL_TRACES_SAMPLER: 'always_on' }),
+    ).toEqual({ REFRESH_TOKEN_TTL: '60', OTEL_TRACES_SAMPLER: 'always_on' });
   });
 });

@@ -21,6 +21,7 @@ export const LAUNCHER_OWNED = new Set([
   'AUTH_SUBGRAPH_URL',
   'POSTS_SUBGRAPH_URL',
   'SUPERGRAPH_PATH',
+  'METRICS_PORT',
 ]);
 
 /** Every variable an environment.ts under apps/ or libs/config declares, sorted. */
@@ -44,9 +45,11 @@ export function declaredVariables(rootDir: string): string[] {
   return [...names].sort();
 }
 
-/** The caller's values of the declared variables the launcher does not own. */
+/** The caller's values of the declared variables the launcher does not own, and OpenTelemetry's standard `OTEL_*`. */
 export function passThrough(rootDir: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const passed: Record<string, string> = {};
+  // Read by the OpenTelemetry SDK itself (libs/tracing), not by an environment.ts.
+  for (const [name, value] of Object.entries(env)) if (name.startsWith('OTEL_') && value !== undefined) passed[name] = value;
   for (const name of declaredVariables(rootDir)) {
     const value = env[name];
     if (value !== undefined && !LAUNCHER_OWNED.has(name)) passed[name] = value;

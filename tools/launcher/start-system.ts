@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { resolveJwtSecret } from '@platform/config';
 import {
   APP_NAMES,
+  DEFAULT_METRICS_PORTS,
   DEFAULT_PORTS,
   startFerretDb,
   startRedis,
@@ -18,7 +19,10 @@ import { passThrough } from './launcher-variables';
 
 const log = (message: string) => process.stdout.write(`[start] ${message}\n`);
 
-/** `<APP>_PORT` (REST_PORT, GATEWAY_PORT, USERS_PORT, ...), `MONGO_PORT`, `REDIS_PORT` move a process off its default port. */
+/**
+ * `<APP>_PORT` (REST_PORT, GATEWAY_PORT, USERS_PORT, ...), `MONGO_PORT`, `REDIS_PORT` move a process off its default
+ * port; `<APP>_METRICS_PORT` (REST_METRICS_PORT, ...) its metrics listener.
+ */
 const portFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[`${name.toUpperCase()}_PORT`];
   const value = raw === undefined ? fallback : Number(raw);
@@ -68,10 +72,14 @@ async function main(): Promise<void> {
     // Every variable a process declares (README's configuration table), except what the launcher sets per process.
     const passthrough = passThrough(rootDir, process.env);
     const ports = Object.fromEntries(APP_NAMES.map((name) => [name, portFromEnv(name, DEFAULT_PORTS[name])])) as Record<AppName, number>;
-    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, env: { DATA_DIR: dataDir, ...passthrough } });
+    const metricsPorts = Object.fromEntries(
+      APP_NAMES.map((name) => [name, portFromEnv(`${name}_metrics`, DEFAULT_METRICS_PORTS[name])]),
+    ) as Record<AppName, number>;
+    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, metricsPorts, env: { DATA_DIR: dataDir, ...passthrough } });
     log('all processes ready:');
     for (const name of APP_NAMES) {
-      log(`  ${name.padEnd(8)} ${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`);
+      const url = `${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`;
+      log(`  ${name.padEnd(8)} ${url.padEnd(40)} metrics: ${system.metricsUrls[name]}`);
     }
     log('Ctrl-C stops everything');
   } catch (error) {

@@ -1,4 +1,6 @@
 /** Entry point of the auth subgraph process. */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
 import { createLimiterBackend, type LimiterBackend } from '@platform/rate-limit';
 import { InternalGraphQLClient } from '@platform/service';
 import { runSubgraph } from '@platform/graphql-server';

@@ -38,6 +38,8 @@ describe('npm start', () => {
     const names = ['rest', 'gateway', 'users', 'items', 'auth', 'posts', 'mongo', 'redis'];
     const ports: Record<string, string> = {};
     for (const name of names) ports[`${name.toUpperCase()}_PORT`] = String(await freePort());
+    // Each app's metrics listener too (REST_METRICS_PORT, ...): also loopback-only, and printed.
+    for (const name of names.slice(0, 6)) ports[`${name.toUpperCase()}_METRICS_PORT`] = String(await freePort());
     const child = spawn(process.execPath, ['tools/start.mjs'], {
       cwd: stack.rootDir,
       // GRAPHQL_MAX_DEPTH and TOKEN_STATUS_CACHE_TTL_MS were dropped by the launcher's hand-written list once.
@@ -66,6 +68,9 @@ describe('npm start', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(output).toContain(`http://127.0.0.1:${ports['REST_PORT']}`);
+      for (const name of names.slice(0, 6)) {
+        expect(output).toContain(`metrics: http://127.0.0.1:${ports[`${name.toUpperCase()}_METRICS_PORT`]}/metrics`);
+      }
       const listeners = execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' });
       for (const port of Object.values(ports)) {
         const locals = listeners

@@ -1,7 +1,8 @@
 /**
  * The federation gateway process: serves the supergraph executor of @platform/federation (credentials and request id
  * forwarded, a deadline on every subgraph call) over HTTP and masks internal errors. Hardening: rate limits,
- * GraphQL Armor's operation limits (libs/service), no batching, helmet and CORS headers.
+ * GraphQL Armor's operation limits (libs/service), no batching, helmet and CORS headers. Also the GraphQL IDE
+ * (ide/graphiql-page.ts) and persisted operations (persisted-operations.ts: APQ in Redis, or trusted documents only).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
@@ -9,7 +10,7 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { printSchema } from 'graphql';
 import { maskGraphQLError } from '@platform/errors';
 import {
   CLIENT_IP_HEADER,
@@ -23,8 +24,12 @@ import {
 import type { Logger } from '@platform/logging';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
+import { graphqlMetricsPlugin } from '@platform/service';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
+import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
+import { createGraphiQL } from './ide/graphiql-page';
+import { TrustedDocumentsCache, unlistedDocumentRefusal, type PersistedQueryCache } from './persisted-operations';
 
 export type GatewayContext = FederationContext;
 
@@ -51,17 +56,28 @@ export interface GatewayAppOptions {
   rateLimiter?: GatewayRateLimiter;
   /** True when the presented x-facade-proof is the REST facade's: only the facade may ask for dry runs (warm-up). */
   isFacade: (presented: string | string[] | undefined) => boolean;
+  /** The GraphQL IDE; absent: none. */
+  ide?: { enabled: boolean; password: string | undefined; assetsDir: string } | undefined;
+  /** APQ registrations (shared by the replicas); absent: Apollo's in-memory cache of this process. */
+  apqCache?: PersistedQueryCache | undefined;
+  /** Trusted-documents mode: operation id -> document; only these run. */
+  trustedDocuments?: ReadonlyMap<string, string> | undefined;
 }
 
 export interface GatewayApp {
   server: ApolloServer<GatewayContext>;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Per-operation and per-field usage counts (field-usage.ts), for the metrics exporter. */
+  fieldUsage: FieldUsage;
   /** Closes the subgraph connection pools (after server.stop()). */
   close(): Promise<void>;
 }
 
 export async function createGatewayApp(options: GatewayAppOptions): Promise<GatewayApp> {
   const { gateway, close } = createSupergraphGateway(options);
+  const trusted = options.trustedDocuments;
+  let apiSchemaSdl = '';
+  const fieldUsage = new FieldUsage();
   const limits = graphqlLimits<GatewayContext>(options.limits, {
     production: options.production,
     isFacadeCall: (context) => context.facade === true,
@@ -78,21 +94,44 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     parseOptions: { maxTokens: 10_000 },
     // Armor's rules run in validation: a refused document never reaches the query planner or a subgraph.
     validationRules: limits.validationRules,
+    persistedQueries: trusted
+      ? { cache: new TrustedDocumentsCache(trusted), ttl: null }
+      : options.apqCache
+        ? { cache: options.apqCache, ttl: null }
+        : {},
     plugins: [
       // No subgraph declares cache hints; the plugin would only add per-request work.
       ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin<GatewayContext>(),
       ...limits.plugins,
       warmUpPlugin<GatewayContext>(),
-      options.production
-        ? ApolloServerPluginLandingPageDisabled()
-        : ApolloServerPluginLandingPageLocalDefault({ embed: false, includeCookies: false }),
+      fieldUsagePlugin<GatewayContext>(fieldUsage, (context) => context.warmUp === true),
+      // Apollo's landing pages load from a CDN; browsers get the gateway's own GraphiQL (ide/) instead.
+      ApolloServerPluginLandingPageDisabled(),
+      {
+        async serverWillStart() {
+          return {
+            schemaDidLoadOrUpdate({ apiSchema }) {
+              apiSchemaSdl = printSchema(apiSchema);
+            },
+          };
+        },
+      },
     ],
   });
   await server.start();
+  const ide = createGraphiQL({
+    enabled: options.ide?.enabled ?? false,
+    production: options.production,
+    password: options.ide?.password,
+    assetsDir: options.ide?.assetsDir ?? '',
+    apiSchemaSdl: () => apiSchemaSdl,
+  });
   const graphqlHandler = createGraphQLHandler<GatewayContext>({
     server,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
+    ...(trusted ? { refuse: unlistedDocumentRefusal(trusted) } : {}),
     context: async (req, requestId) => {
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
       await options.tokenStatus.check(req.headers.authorization, requestId);
@@ -106,10 +145,11 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip };
     },
   });
-  const hardening = createHttpHardening({ production: options.production, corsOrigins: options.corsOrigins });
+  const hardening = createHttpHardening({ corsOrigins: options.corsOrigins });
   const { rateLimiter } = options;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hardening(req, res)) return;
+    if (ide(req, res)) return;
     if (!rateLimiter) {
       graphqlHandler(req, res);
       return;
@@ -124,5 +164,5 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       },
     );
   };
-  return { server, handler, close };
+  return { server, handler, fieldUsage, close };
 }

@@ -1,6 +1,6 @@
 /**
- * HTTP hardening of the gateway's node:http handler: helmet's headers (a strict CSP in production; development keeps
- * the local landing page usable) and CORS for an allowlist of origins (CORS_ORIGINS: exact origins, or `*`).
+ * HTTP hardening of the gateway's node:http handler: helmet's headers (a strict CSP everywhere: the IDE page sets its
+ * own, nonce-based one) and CORS for an allowlist of origins (CORS_ORIGINS: exact origins, or `*`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
@@ -14,11 +14,12 @@ const EXPOSED_HEADERS =
 /** Applies the headers; returns false when it answered the request itself (a CORS preflight). */
 export type HttpHardening = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function createHttpHardening(options: { production: boolean; corsOrigins: string }): HttpHardening {
+export function createHttpHardening(options: { corsOrigins: string }): HttpHardening {
   const headers = helmet({
-    contentSecurityPolicy: options.production
-      ? { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } }
-      : false,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
   });

@@ -1,4 +1,6 @@
 /** Entry point of the items subgraph process. */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
 import { runSubgraph } from '@platform/graphql-server';
 import { loadItemsEnvironment } from './environment';
 import { createItemsApp } from './app';

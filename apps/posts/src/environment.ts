@@ -1,9 +1,11 @@
 /** The posts subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
+import { commonEnvironment, loadEnvironment, metricsPort, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4004),
+  /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
+  METRICS_PORT: metricsPort(9404),
   MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
   MONGO_DB: z.string().min(1).default('api_posts'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),

@@ -1,4 +1,6 @@
 /** Entry point of the posts subgraph process. */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
 import { runSubgraph } from '@platform/graphql-server';
 import { loadPostsEnvironment } from './environment';
 import { createPostsApp } from './app';

@@ -15,6 +15,7 @@ import { createDocsRouter } from './openapi/docs-routes';
 import { resolveApiVersion, unwrapVersionedBody } from './versioning/versioning-middleware';
 import { allRoutes } from './routes';
 import { createIdempotency, type Idempotency } from './http/idempotency';
+import { routeLabel } from './http/route-label';
 
 export interface RestAppDeps {
   env: RestEnvironment;
@@ -36,6 +37,7 @@ export function createRestApp(deps: RestAppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(routeLabel);
   app.use(requestLog(logger));
   // Strips /v1 and /v2 and `?version`, so one router (with its 404 and 405) serves every version.
   app.use(resolveApiVersion);

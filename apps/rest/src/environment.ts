@@ -4,6 +4,7 @@ import {
   booleanFlag,
   commonEnvironment,
   loadEnvironment,
+  metricsPort,
   port,
   resolveSecrets,
   type ResolvedSecrets,
@@ -14,6 +15,8 @@ import {
 // GATEWAY_MODE=embedded.
 const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   PORT: port(3000),
+  /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
+  METRICS_PORT: metricsPort(9300),
   /**
    * `remote`: every operation goes over HTTP to the gateway process at GATEWAY_URL. `embedded`: the facade runs the
    * same gateway executor in-process and calls the subgraphs itself (one hop fewer; for small deployments).

@@ -1,4 +1,6 @@
 /** Entry point of the REST facade process. */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
 import { createLogger } from '@platform/logging';
 import { InternalGraphQLClient, runService } from '@platform/service';
 import { loadRestEnvironment } from './environment';
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
     name: 'rest',
     host: env.HOST,
     port: env.PORT,
+    metricsPort: env.METRICS_PORT,
     logger,
     handler: app,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

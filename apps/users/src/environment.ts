@@ -1,10 +1,12 @@
 /** The users subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
+import { commonEnvironment, loadEnvironment, metricsPort, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
 
 const schema = commonEnvironment
   .extend({
     PORT: port(4001),
+    /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
+    METRICS_PORT: metricsPort(9401),
     MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
     MONGO_DB: z.string().min(1).default('api_users'),
     AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),

@@ -9,6 +9,14 @@ export const booleanFlag = (fallback: boolean) =>
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/** METRICS_PORT: the metrics listener's port (0: any free one), or `off`: no listener and nothing recorded. */
+export const metricsPort = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((value) => (value === 'off' ? undefined : value))
+    .pipe(z.coerce.number<string>().int().min(0).max(65535).optional());
+
 /** Loopback by default: nothing listens beyond 127.0.0.1 unless a deployment says so (containers set 0.0.0.0). */
 export const host = () => z.string().min(1).default('127.0.0.1');
 

@@ -4,6 +4,7 @@ export {
   booleanFlag,
   commonEnvironment,
   port,
+  metricsPort,
   host,
   isProduction,
   graphqlLimitsOf,

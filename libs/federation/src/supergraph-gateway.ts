@@ -8,6 +8,8 @@ import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOpt
 import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
 import type { Logger } from '@platform/logging';
+import { isTimeout, timeUpstream } from '@platform/metrics';
+import { countingQueryPlanCache } from './query-plan-cache';
 import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
 import type { WarmUpContext } from './warm-up';
 
@@ -49,6 +51,8 @@ type GatewayResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
  */
 class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   constructor(
+    /** The subgraph's name in the supergraph: the `upstream` label of its call metrics. */
+    private readonly name: string,
     private readonly url: string,
     private readonly pools: SubgraphPools,
     private readonly subgraphSecret: string,
@@ -81,6 +85,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     });
     let answer: SubgraphAnswer;
     let payload: unknown;
+    const done = timeUpstream(this.name);
     try {
       answer = await this.pools.post(this.url, headers, body);
       payload =
@@ -89,11 +94,20 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
           ? (JSON.parse(answer.body) as unknown)
           : answer.body;
     } catch (error) {
+      done(isTimeout(error) ? 'timeout' : 'unavailable');
       throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
     }
     if (answer.status === 502 || answer.status === 503 || answer.status === 504) {
+      done('unavailable');
       throw this.unavailable(new Error(`${answer.status}: ${answer.statusText}`));
     }
+    const failed =
+      answer.status < 200 ||
+      answer.status >= 300 ||
+      typeof payload !== 'object' ||
+      payload === null ||
+      Array.isArray((payload as { errors?: unknown }).errors);
+    done(failed ? 'error' : 'ok');
     if (answer.status < 200 || answer.status >= 300) {
       const code =
         answer.status === 401 ? 'UNAUTHENTICATED' : answer.status === 403 ? 'FORBIDDEN' : undefined;
@@ -121,8 +135,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
 export function createSupergraphGateway(options: SupergraphGatewayOptions): SupergraphGateway {
   const pools = createSubgraphPools(options.subgraphTimeoutMs);
   const onUnavailable = (url: string, error: Error) => {
-    const code = (error as { code?: unknown }).code;
-    const timedOut = typeof code === 'string' && code.includes('TIMEOUT');
+    const timedOut = isTimeout(error);
     options.logger.warn(
       { subgraph: url, reason: timedOut ? 'timeout' : error.message },
       'subgraph unavailable',
@@ -130,10 +143,12 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
   };
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
+    // The gateway's own default store (30 MiB LRU), counted: graphql_query_plan_cache_requests_total.
+    queryPlannerConfig: { cache: countingQueryPlanCache() },
     buildService: ({ name, url }) => {
       const target = options.subgraphUrls[name] ?? url;
       if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      return new SubgraphDataSource(target, pools, options.subgraphSecret, onUnavailable);
+      return new SubgraphDataSource(name, target, pools, options.subgraphSecret, onUnavailable);
     },
     logger: {
       debug: () => undefined,

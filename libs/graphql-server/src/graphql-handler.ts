@@ -1,7 +1,9 @@
 /** Serves an ApolloServer (subgraph or gateway) on node:http at /graphql, with a body limit and request ids. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
 import { accessLogger, requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
+import { operationNames, setRouteLabel } from '@platform/metrics';
 import { BodyTooLargeError, readBody } from '@platform/service';
 
 export interface GraphQLHandlerOptions<TContext extends BaseContext> {
@@ -10,6 +12,11 @@ export interface GraphQLHandlerOptions<TContext extends BaseContext> {
   maxBodyBytes: number;
   logger: Logger;
   context: (req: IncomingMessage, requestId: string, logger: Logger) => Promise<TContext>;
+  /**
+   * Refuses a request before Apollo Server parses anything (the gateway's trusted-documents mode): the parsed POST body
+   * or the GET query string in, a client error out (answered 400), or undefined to go on.
+   */
+  refuse?: (request: { body: unknown; search: string }) => GraphQLFormattedError | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -39,6 +46,8 @@ export function createGraphQLHandler<TContext extends BaseContext>(
       sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
       return;
     }
+    // The HTTP metrics' route: the operation name once the body names one (bounded), "anonymous" until then.
+    setRouteLabel(res, () => operationNames.label(request.operation));
     if (req.method !== 'POST' && req.method !== 'GET') {
       sendJson(
         res,
@@ -103,6 +112,11 @@ export function createGraphQLHandler<TContext extends BaseContext>(
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     request.operation = operationNameOf(body, search);
+    const refusal = options.refuse?.({ body, search });
+    if (refusal) {
+      sendJson(res, 400, { errors: [refusal] });
+      return;
+    }
     const httpGraphQLRequest: HTTPGraphQLRequest = { method: req.method ?? 'POST', headers, search, body };
     const response = await options.server.executeHTTPGraphQLRequest({
       httpGraphQLRequest,

@@ -21,6 +21,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { graphqlLimitsRefused } from '@platform/metrics';
 
 export interface GraphQLLimits {
   /** Deepest field nesting (fragments do not add depth; introspection's `__schema` is not counted). */
@@ -42,14 +43,20 @@ const refused = (message: string) =>
     extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
   });
 
-/** Armor's rules report into the validation context (a 400 from Apollo), never throw (which would be a 500). */
-const report = (context: ValidationContext | null, error: GraphQLError) => context?.reportError(refused(error.message));
+/**
+ * Armor's rules report into the validation context (a 400 from Apollo), never throw (which would be a 500); each
+ * refusal is counted by its limit (graphql_limits_refused_total).
+ */
+const reportAs = (limit: 'depth' | 'aliases' | 'directives' | 'cost') => (context: ValidationContext | null, error: GraphQLError) => {
+  graphqlLimitsRefused.inc({ limit });
+  context?.reportError(refused(error.message));
+};
 
 const costOptions = (maxCost: number) => ({
   maxCost,
   flattenFragments: true,
   propagateOnRejection: false,
-  onReject: [report],
+  onReject: [reportAs('cost')],
 });
 
 export interface GraphQLLimitsSetup<TContext extends BaseContext> {
@@ -71,10 +78,10 @@ export function graphqlLimits<TContext extends BaseContext>(
   },
 ): GraphQLLimitsSetup<TContext> {
   const armor = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: [report] },
+    maxDepth: { n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: [reportAs('depth')] },
     // Every alias counts, `__typename` too (Armor lets those through by default).
-    maxAliases: { n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [report] },
-    maxDirectives: { n: limits.maxDirectives, propagateOnRejection: false, onReject: [report] },
+    maxAliases: { n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [reportAs('aliases')] },
+    maxDirectives: { n: limits.maxDirectives, propagateOnRejection: false, onReject: [reportAs('directives')] },
     costLimit: costOptions(limits.maxCost),
     maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: options.production },

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { graphqlLimitsOf, isProduction, type CommonEnvironment, type ResolvedSecrets } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
-import { connectMongo, ensureIndexes, type IndexSpec, type MongoHandle } from '@platform/mongo';
+import { connectMongo, ensureIndexes, monitorMongo, type IndexSpec, type MongoHandle } from '@platform/mongo';
 import type { GraphQLLimits } from './graphql-limits';
 import { MongoCommandStats } from './mongo-command-stats';
 import { requireSubgraphSecret } from '@platform/auth';
@@ -14,6 +14,8 @@ import { runService } from '@platform/service';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
+  /** undefined: METRICS_PORT=off. */
+  METRICS_PORT?: number | undefined;
   MONGO_URL: string;
   MONGO_DB: string;
 }
@@ -54,7 +56,12 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     const production = isProduction(env);
     // Never in production: command monitoring puts an AsyncLocalStorage scope and a listener on every request.
     const monitorCommands = (definition.monitorCommands ?? false) && !production;
-    const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, { monitorCommands });
+    // Command monitoring feeds the command-duration metrics (and MongoCommandStats, in development only).
+    const metrics = env.METRICS_PORT !== undefined;
+    const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, {
+      monitorCommands: metrics || monitorCommands,
+      ...(metrics ? { beforeConnect: monitorMongo } : {}),
+    });
     await ensureIndexes(mongo.db, definition.indexes);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
     const app = await definition.createApp({ env, mongo, logger, production, limits: graphqlLimitsOf(env), commandStats });
@@ -62,6 +69,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
       name: definition.name,
       host: env.HOST,
       port: env.PORT,
+      metricsPort: env.METRICS_PORT,
       logger,
       // Only callers holding SUBGRAPH_SECRET (the gateway, another subgraph) get past this; health probes are served before it.
       handler: requireSubgraphSecret(app.handler, env.subgraphSecret),

@@ -7,6 +7,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { DateTimeResolver } from 'graphql-scalars';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AccessTokenVerifier,
@@ -16,6 +17,7 @@ import {
 } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import { createGraphQLHandler } from './graphql-handler';
+import { graphqlMetricsPlugin } from '@platform/service';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './graphql-limits';
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
@@ -35,7 +37,8 @@ export function createSubgraphServer<TContext extends BaseContext>(
   });
   return new ApolloServer<TContext>({
     schema: buildSubgraphSchema([
-      { typeDefs: parse(typeDefs), resolvers: resolvers as GraphQLResolverMap<unknown> },
+      // DateTime (scalars.graphql, in every subgraph's SDL): RFC 3339 strings out, whether a resolver gives a Date or one.
+      { typeDefs: parse(typeDefs), resolvers: { DateTime: DateTimeResolver, ...(resolvers as GraphQLResolverMap<unknown>) } },
     ]),
     formatError: formatSubgraphError,
     includeStacktraceInErrorResponses: false,
@@ -49,6 +52,7 @@ export function createSubgraphServer<TContext extends BaseContext>(
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin<TContext>(),
       ...limits.plugins,
     ],
   });

@@ -24,7 +24,7 @@ function valuePattern(field: ListingField): string {
     case 'boolean':
       return '(true|false)';
     case 'string':
-      return field.values ? `(${field.values.join('|')})` : `(?!\\$)[^,]{0,${MAX_STRING_LENGTH}}`;
+      return field.values ? `(${field.values.join('|')})` : `(?!\\$)[^,\\u0000]{0,${MAX_STRING_LENGTH}}`;
   }
 }
 
@@ -50,7 +50,7 @@ const jsonType = (field: ListingField): JsonMeta => {
     case 'string':
       return field.values
         ? { type: 'string', enum: [...field.values] }
-        : { type: 'string', maxLength: MAX_STRING_LENGTH, pattern: '^(?!\\$)' };
+        : { type: 'string', maxLength: MAX_STRING_LENGTH, pattern: '^(?!\\$)[^\\u0000]*$' };
   }
 };
 

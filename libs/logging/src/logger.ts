@@ -1,4 +1,5 @@
 /** Creates the process logger; passwords, hashes, tokens and keys are redacted wherever they appear in a log object. */
+import { isSpanContextValid, trace, TraceFlags } from '@opentelemetry/api';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -69,11 +70,22 @@ function bufferedStdout(): pino.DestinationStream {
   return stream;
 }
 
+/**
+ * Every line logged inside a traced (sampled) request carries its `trace_id` and `span_id`, so a log search leads to
+ * the trace and back. Without tracing there is no active span: one cheap look-up per line.
+ */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const context = trace.getActiveSpan()?.spanContext();
+  if (!context || !isSpanContextValid(context) || (context.traceFlags & TraceFlags.SAMPLED) === 0) return {};
+  return { trace_id: context.traceId, span_id: context.spanId };
+}
+
 export function createLogger(service: string, level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       name: service,
       level,
+      mixin: traceFields,
       base: { service },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -12,6 +12,8 @@ export interface MongoHandle {
 export interface ConnectOptions {
   /** Emit command monitoring events (commandStarted, ...) for diagnostics; off unless asked for. */
   monitorCommands?: boolean;
+  /** Runs before the client connects, so listeners (metrics) see the pool's first connections too. */
+  beforeConnect?: (client: MongoClient) => void;
 }
 
 export async function connectMongo(
@@ -29,6 +31,7 @@ export async function connectMongo(
     connectTimeoutMS: 5_000,
     socketTimeoutMS: 30_000,
   });
+  options.beforeConnect?.(client);
   await client.connect();
   const db = client.db(dbName);
   return {

@@ -19,3 +19,4 @@ export {
   type Versioned,
   type VersionedWrite,
 } from './version-claims';
+export { monitorMongo } from './mongo-metrics';

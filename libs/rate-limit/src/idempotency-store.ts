@@ -51,13 +51,11 @@ export class IdempotencyUnavailableError extends Error {}
 
 export function createIdempotencyStore(options: IdempotencyStoreOptions): IdempotencyStore {
   const redis: Redis | undefined = options.redisUrl
-    ? connectRedis(
-        options.redisUrl,
-        options.commandTimeoutMs,
-        options.logger,
-        'idempotency',
-        'POSTs run per IDEMPOTENCY_FAIL_MODE',
-      )
+    ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger, {
+        purpose: 'idempotency',
+        fallback: 'POSTs with Idempotency-Key run per IDEMPOTENCY_FAIL_MODE',
+        metrics: false,
+      })
     : undefined;
   const client = (): Redis => {
     if (!redis || redis.status !== 'ready') throw new IdempotencyUnavailableError('Redis not connected');

@@ -12,6 +12,13 @@ import {
 } from 'rate-limiter-flexible';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import {
+  metricsRecording,
+  rateLimitDecisions,
+  rateLimitStoreErrors,
+  rateLimitStoreFallbacks,
+  rateLimitStoreUp,
+} from '@platform/metrics';
 
 /**
  * `open`: while Redis is down each instance enforces the budget on its own (in-process insurance limiter), so the
@@ -92,13 +99,27 @@ function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** One ioredis connection with the facade's failure behaviour; `purpose` names it in the logs. */
+export interface RedisConnectionLabel {
+  /** Names the connection in the logs. */
+  purpose: string;
+  /** What happens while Redis is unreachable, for the log line. */
+  fallback: string;
+  /** Whether this connection's health feeds the rate-limit store metrics. */
+  metrics: boolean;
+}
+
+const RATE_LIMITER_CONNECTION: RedisConnectionLabel = {
+  purpose: 'rate limiter',
+  fallback: 'using the in-process limiter',
+  metrics: true,
+};
+
+/** One ioredis connection with the facade's failure behaviour (no offline queue, bounded commands, reconnects). */
 export function connectRedis(
   url: string,
   commandTimeoutMs: number,
   logger: Logger,
-  purpose = 'rate limiter',
-  fallback = 'using the in-process limiter',
+  label: RedisConnectionLabel = RATE_LIMITER_CONNECTION,
 ): Redis {
   const redis = new Redis(url, {
     // No queueing while disconnected: a command fails at once and the insurance limiter answers.
@@ -112,21 +133,47 @@ export function connectRedis(
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     reconnectOnError: () => false,
   });
+  const up = (value: 0 | 1) => {
+    if (label.metrics) rateLimitStoreUp.set(value);
+  };
   let healthy = true;
+  up(0);
   redis.on('ready', () => {
-    if (!healthy) logger.info(`${purpose}: Redis is back`);
+    if (!healthy) logger.info(`${label.purpose}: Redis is back`);
     healthy = true;
+    up(1);
   });
   redis.on('error', (error: Error) => {
+    if (label.metrics) rateLimitStoreErrors.inc();
+    up(0);
     if (healthy)
-      logger.warn({ err: { message: error.message } }, `${purpose}: Redis unreachable; ${fallback}`);
+      logger.warn({ err: { message: error.message } }, `${label.purpose}: Redis unreachable; ${label.fallback}`);
     healthy = false;
   });
   redis.on('close', () => {
-    if (healthy) logger.warn(`${purpose}: Redis connection closed; ${fallback}`);
+    up(0);
+    if (healthy) logger.warn(`${label.purpose}: Redis connection closed; ${label.fallback}`);
     healthy = false;
   });
   return redis;
+}
+
+/**
+ * The in-process insurance limiter: rate-limiter-flexible hands it a `consume` exactly when Redis did not answer (not
+ * connected, error, command timeout), so counting those calls counts the fallbacks.
+ */
+class CountedInsurance extends RateLimiterMemory {
+  private readonly labels: { limiter: string };
+
+  constructor(options: ConstructorParameters<typeof RateLimiterMemory>[0] & { keyPrefix: string }) {
+    super(options);
+    this.labels = { limiter: options.keyPrefix };
+  }
+
+  override consume(...args: Parameters<RateLimiterMemory['consume']>): ReturnType<RateLimiterMemory['consume']> {
+    rateLimitStoreFallbacks.inc(this.labels);
+    return super.consume(...args);
+  }
 }
 
 function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: RateLimitFailMode): Limiter {
@@ -144,9 +191,11 @@ function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: Ra
         rejectIfRedisNotReady: true,
         // A key over budget is refused locally until its window ends: a flood of 429s costs Redis nothing.
         ...(spec.blockDurationSeconds ? {} : { inMemoryBlockOnConsumed: spec.points + 1 }),
-        ...(failMode === 'open' ? { insuranceLimiter: memory } : {}),
+        ...(failMode === 'open' ? { insuranceLimiter: new CountedInsurance(common) } : {}),
       })
     : memory;
+  const allowed = { limiter: spec.keyPrefix, decision: 'allowed' };
+  const limited = { limiter: spec.keyPrefix, decision: 'limited' };
   const outcome = (res: RateLimiterRes, allowed: boolean): LimitOutcome => ({
     allowed,
     limit: spec.points,
@@ -158,9 +207,15 @@ function createLimiter(spec: LimiterSpec, redis: Redis | undefined, failMode: Ra
     durationSeconds: spec.durationSeconds,
     async consume(key) {
       try {
-        return outcome(await store.consume(key), true);
+        const result = outcome(await store.consume(key), true);
+        if (metricsRecording()) rateLimitDecisions.inc(allowed);
+        return result;
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return outcome(rejection, false);
+        if (rejection instanceof RateLimiterRes) {
+          rateLimitDecisions.inc(limited);
+          return outcome(rejection, false);
+        }
+        rateLimitDecisions.inc({ limiter: spec.keyPrefix, decision: 'unavailable' });
         // Only reachable in `closed` mode (in `open` mode the insurance limiter answers): Redis is unavailable.
         throw new AppError('SERVICE_UNAVAILABLE', 'Rate limiting temporarily unavailable', {
           cause: rejection,

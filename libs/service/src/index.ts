@@ -2,3 +2,5 @@
 export { runService, type RunningService, type ServiceOptions } from './run-service';
 export { InternalGraphQLClient } from './internal-client';
 export { readBody, BodyTooLargeError } from './read-body';
+export { graphqlMetricsPlugin } from './graphql-metrics';
+export { startMetricsListener, type MetricsListener } from './metrics-listener';

@@ -62,7 +62,8 @@ export class InternalGraphQLClient {
           [SUBGRAPH_SECRET_HEADER]: this.subgraphSecret,
           ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
         },
-        body: JSON.stringify({ query, variables }),
+        // The operation's name travels too, so the called service's request log and metrics can say what was asked.
+        body: JSON.stringify({ query, variables, ...operationNameOf(query) }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
@@ -81,4 +82,11 @@ export class InternalGraphQLClient {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+const NAMED_OPERATION = /^\s*(?:query|mutation)\s+([_A-Za-z][_0-9A-Za-z]*)/;
+
+function operationNameOf(query: string): { operationName?: string } {
+  const name = NAMED_OPERATION.exec(query)?.[1];
+  return name ? { operationName: name } : {};
 }

@@ -7,6 +7,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from '@platform/logging';
+import { shutdownTracing } from '@platform/tracing';
+import { setRouteLabel, stopRecording, trackHttpRequest } from '@platform/metrics';
+import { listen } from './listen';
+import { startMetricsListener, type MetricsListener } from './metrics-listener';
 
 export interface ServiceOptions {
   name: string;
@@ -25,12 +29,16 @@ export interface ServiceOptions {
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
+  /** METRICS_PORT: Prometheus metrics on a listener of their own (never the public port); absent: none, nothing recorded. */
+  metricsPort?: number | undefined;
 }
 
 export interface RunningService {
   server: Server;
   port: number;
   url: string;
+  /** Where the metrics listener serves `/metrics`, when one was asked for. */
+  metricsUrl: string | undefined;
   isReady(): boolean;
   stop(): Promise<void>;
 }
@@ -46,6 +54,7 @@ const DRAIN_IDLE_GRACE_MS = 1_000;
 
 export async function runService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
+  if (options.metricsPort === undefined) stopRecording();
   let draining = false;
   // Per connection: requests in progress and when it last went idle (for the drain's idle sweep).
   const connections = new Map<Socket, { active: number; idleSince: number }>();
@@ -57,6 +66,7 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
     Math.min(5_000, Math.floor((options.requestTimeoutMs ?? 30_000) / 4)),
   );
   const server = createServer({ connectionsCheckingInterval }, (req, res) => {
+    trackHttpRequest(req, res);
     const connection = connections.get(req.socket);
     if (connection) {
       connection.active += 1;
@@ -68,10 +78,12 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
     if (draining) res.setHeader('connection', 'close');
     const path = req.url === undefined ? '/' : req.url.split('?', 1)[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && path === '/healthz') {
+      setRouteLabel(res, '/healthz');
       res.writeHead(200, JSON_HEADERS).end(req.method === 'HEAD' ? undefined : '{"status":"ok"}');
       return;
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && path === '/readyz') {
+      setRouteLabel(res, '/readyz');
       void checkReady().then((ready) => {
         res
           .writeHead(ready ? 200 : 503, JSON_HEADERS)
@@ -108,16 +120,19 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  logger.info({ url }, `${options.name} listening`);
+  let metrics: MetricsListener | undefined;
+  if (options.metricsPort !== undefined) {
+    try {
+      metrics = await startMetricsListener({ host: options.host, port: options.metricsPort });
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  }
+  logger.info({ url, ...(metrics ? { metricsUrl: metrics.url } : {}) }, `${options.name} listening`);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -154,6 +169,9 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
       } catch (error) {
         logger.error({ err: error }, 'shutdown hook failed');
       }
+      await metrics?.close();
+      // Spans still buffered are sent before the process exits.
+      await shutdownTracing().catch((error: unknown) => logger.warn({ err: error }, 'trace export at shutdown failed'));
       logger.info(`${options.name} stopped`);
       if (options.exitOnShutdown ?? true) {
         logger.flush();
@@ -173,5 +191,5 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
     }
   }
 
-  return { server, port, url, isReady: () => !draining, stop };
+  return { server, port, url, metricsUrl: metrics?.url, isReady: () => !draining, stop };
 }

@@ -19,6 +19,16 @@ export const DEFAULT_PORTS: Record<AppName, number> = {
   posts: 4004,
 };
 
+/** Each process's METRICS_PORT default (its environment.ts; CONTRACT.md). */
+export const DEFAULT_METRICS_PORTS: Record<AppName, number> = {
+  rest: 9300,
+  gateway: 9400,
+  users: 9401,
+  items: 9402,
+  auth: 9403,
+  posts: 9404,
+};
+
 export interface SystemOptions {
   rootDir: string;
   mongoUrl: string;
@@ -26,6 +36,8 @@ export interface SystemOptions {
   jwtSecret: string;
   /** Fixed ports (npm start) or free ones (tests). */
   ports?: Partial<Record<AppName, number>>;
+  /** Fixed metrics ports (npm start); with freePorts, free ones. */
+  metricsPorts?: Partial<Record<AppName, number>>;
   freePorts?: boolean;
   /** Extra environment for every process, and per process. */
   env?: Record<string, string>;
@@ -37,6 +49,8 @@ export interface SystemOptions {
 export interface RunningSystem {
   urls: Record<AppName, string>;
   ports: Record<AppName, number>;
+  /** Where each process serves Prometheus metrics (`http://127.0.0.1:<METRICS_PORT>/metrics`). */
+  metricsUrls: Record<AppName, string>;
   processes: Map<AppName, ManagedProcess>;
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -62,7 +76,8 @@ export function startApp(
   const script = join(options.rootDir, 'dist', 'apps', name, 'main.js');
   return startProcess(name, process.execPath, ['--enable-source-maps', script], {
     cwd: options.rootDir,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
+    // METRICS_PORT 0 (any free port) unless given: a process started here never takes another's default metrics port.
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', METRICS_PORT: '0', ...options.env },
     logFile: options.logDir ? join(options.logDir, `${options.logName ?? name}.log`) : undefined,
   });
 }
@@ -72,6 +87,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   for (const name of APP_NAMES) {
     ports[name] = options.ports?.[name] ?? (options.freePorts ? await freePort() : DEFAULT_PORTS[name]);
   }
+  const metricsPorts = { ...DEFAULT_METRICS_PORTS };
+  for (const name of APP_NAMES) {
+    metricsPorts[name] =
+      options.metricsPorts?.[name] ?? (options.freePorts ? await freePort() : DEFAULT_METRICS_PORTS[name]);
+  }
+  const metricsUrls = Object.fromEntries(
+    APP_NAMES.map((n) => [n, `http://127.0.0.1:${metricsPorts[n]}/metrics`]),
+  ) as Record<AppName, string>;
   const base: Record<string, string> = {
     NODE_ENV: 'development',
     MONGO_URL: options.mongoUrl,
@@ -92,7 +115,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
   const launch = async (group: readonly AppName[]) => {
     for (const name of group) {
-      processes.set(name, startApp(name, { rootDir: options.rootDir, env: { ...appEnvironment(name, ports, base), ...options.envFor?.[name] }, logDir: options.logDir }));
+      processes.set(name, startApp(name, { rootDir: options.rootDir, env: { ...appEnvironment(name, ports, base), METRICS_PORT: base['METRICS_PORT'] === 'off' ? 'off' : String(metricsPorts[name]), ...options.envFor?.[name] }, logDir: options.logDir }));
     }
     await Promise.all(
       group.map((name) => {
@@ -110,5 +133,5 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await stop();
     throw error;
   }
-  return { urls, ports, processes, env: base, stop };
+  return { urls, ports, metricsUrls, processes, env: base, stop };
 }

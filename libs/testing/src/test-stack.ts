@@ -9,6 +9,8 @@ export interface TestStack {
   redisUrl: string;
   jwtSecret: string;
   urls: Record<string, string>;
+  /** Each process's Prometheus endpoint (its METRICS_PORT). */
+  metricsUrls: Record<string, string>;
 }
 
 export function testStack(): TestStack {

@@ -5,6 +5,7 @@
  * live in Redis (shared by every auth replica), in-process while Redis is unreachable (libs/rate-limit).
  */
 import { AppError } from '@platform/errors';
+import { loginThrottleBlocks } from '@platform/metrics';
 import { retryAfterSeconds, type Limiter } from '@platform/rate-limit';
 
 export class LoginThrottle {
@@ -16,6 +17,7 @@ export class LoginThrottle {
     const key = `ip:${clientIp ?? 'unknown'}|${username.trim().toLowerCase().slice(0, 256)}`;
     const outcome = await this.limiter.consume(key);
     if (!outcome.allowed) {
+      loginThrottleBlocks.inc();
       throw new AppError('RATE_LIMITED', 'Too many login attempts; try again later', {
         headers: { 'retry-after': retryAfterSeconds(outcome) },
       });

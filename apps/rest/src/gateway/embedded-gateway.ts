@@ -19,6 +19,7 @@ import {
   type FederationContext,
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
+import { graphqlMetricsPlugin } from '@platform/service';
 import {
   dataOf,
   fromGatewayError,
@@ -63,6 +64,8 @@ export class EmbeddedGateway implements Gateway {
       plugins: [
         ApolloServerPluginLandingPageDisabled(),
         ApolloServerPluginCacheControlDisabled(),
+        // The same GraphQL metrics as the gateway process (operations, errors by code).
+        graphqlMetricsPlugin<FederationContext>(),
         warmUpPlugin(),
       ],
     });

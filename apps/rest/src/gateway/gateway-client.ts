@@ -8,6 +8,7 @@ import { Pool } from 'undici';
 import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
 import { CLIENT_IP_HEADER, NOT_PLANNED_CODES, WARM_UP_HEADER } from '@platform/federation';
 import { REQUEST_ID_HEADER } from '@platform/logging';
+import { isTimeout, timeUpstream } from '@platform/metrics';
 
 /** A named operation document; the result type is carried for the caller. */
 export interface Operation<TData> {
@@ -78,11 +79,14 @@ export class GatewayClient implements Gateway {
     if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
     if (credentials.clientIp) headers[CLIENT_IP_HEADER] = credentials.clientIp;
     let answer: { status: number; payload: GraphQLResponse<TData> };
+    const done = timeUpstream('gateway');
     try {
       answer = await this.post<TData>(headers, { operationName: op.name, query: op.document, variables });
     } catch (error) {
+      done(isTimeout(error) ? 'timeout' : 'unavailable');
       throw unavailable(error);
     }
+    done(answer.payload.errors?.length ? 'error' : 'ok');
     return dataOf(answer.payload);
   }
 

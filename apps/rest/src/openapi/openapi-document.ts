@@ -353,9 +353,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         description: STATUS_TEXT[304],
         headers: { ...COMMON_RESPONSE_HEADERS, ETag: RESPONSE_HEADERS.ETag },
       };
-    // Every operation can meet these: an unknown version or malformed request (400), limits and dependencies.
-    const errorStatuses = new Set<number>([400, 429, 500, 503]);
-    if (route.security !== 'public') [401, 403].forEach((s) => errorStatuses.add(s));
+    // Every operation can meet these: an unknown version or malformed request (400), a credential outside its alphabet
+    // (401, public routes too: CONTRACT.md checks credentials before anything else), limits and dependencies.
+    const errorStatuses = new Set<number>([400, 401, 429, 500, 503]);
+    if (route.security !== 'public') errorStatuses.add(403);
     if (route.body || route.query || route.params) errorStatuses.add(env.VALIDATION_STATUS);
     if (route.body) [413, 415].forEach((s) => errorStatuses.add(s));
     if (route.params) errorStatuses.add(404);

@@ -61,6 +61,7 @@ export default async function globalSetup(): Promise<void> {
     redisUrl: redis.url,
     jwtSecret,
     urls: { ...system.urls, logDir: temp.path },
+    metricsUrls: system.metricsUrls,
   };
   process.env['TEST_STACK'] = JSON.stringify(stack);
   (globalThis as Record<string, unknown>)['__TEST_STACK_TEARDOWN__'] = async () => {

@@ -1,0 +1,12 @@
+/** Listens on host:port; resolves once bound, rejects with the bind error (EADDRINUSE, ...). */
+import type { Server } from 'node:net';
+
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
