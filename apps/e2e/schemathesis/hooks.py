@@ -4,11 +4,16 @@
    its collection, filters and sort (CONTRACT.md "Listings"): any value a generator can make is refused (422) by design,
    so "schema-valid but rejected" would be reported for every one. The parameters are dropped from the loaded schema;
    the e2e tests of the listing library follow real `nextPageToken`s instead.
+   The same holds for the conditional and retry headers (ADR 0012): `If-Match` and `If-None-Match` carry ETags the
+   server issued (any generated tag is a stale one: 412, by design), and an `Idempotency-Key` is valid only relative to
+   what the caller sent with it before (the same key with another body is 422, by design; generated keys repeat). They
+   are dropped too; rest-safe-retries.e2e.ts exercises them with real ETags and fresh keys.
 """
 
 import schemathesis
 
 SERVER_ISSUED = ("pageToken", "cursor")
+HISTORY_DEPENDENT_HEADERS = ("If-Match", "If-None-Match", "Idempotency-Key")
 
 
 def _drop_server_issued(schema):
@@ -34,6 +39,8 @@ def before_load_schema(context, raw_schema):
             if not isinstance(operation, dict):
                 continue
             parameters = operation.get("parameters", [])
-            operation["parameters"] = [p for p in parameters if p.get("name") not in SERVER_ISSUED]
+            operation["parameters"] = [
+                p for p in parameters if p.get("name") not in SERVER_ISSUED + HISTORY_DEPENDENT_HEADERS
+            ]
             for parameter in operation["parameters"]:
                 _drop_server_issued(parameter.get("schema"))

@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { createDocsRouter } from './openapi/docs-routes';
 import { resolveApiVersion, unwrapVersionedBody } from './versioning/versioning-middleware';
 import { allRoutes } from './routes';
+import { createIdempotency, type Idempotency } from './http/idempotency';
 import { routeLabel } from './http/route-label';
 
 export interface RestAppDeps {
@@ -22,6 +23,8 @@ export interface RestAppDeps {
   gateway: Gateway;
   /** Rate limits (Redis-backed in main.ts); absent: an in-process limiter. */
   rateLimiting?: RateLimiting;
+  /** Idempotency-Key replays (Redis-backed in main.ts); absent: no store, so keys run per IDEMPOTENCY_FAIL_MODE. */
+  idempotency?: Idempotency;
 }
 
 export function createRestApp(deps: RestAppDeps): Express {
@@ -53,7 +56,8 @@ export function createRestApp(deps: RestAppDeps): Express {
   app.use(express.urlencoded({ limit: env.MAX_BODY_BYTES, extended: false, parameterLimit: 100 }));
   app.use(unwrapVersionedBody);
 
-  app.use(createRouter(allRoutes, { gateway: deps.gateway, env }));
+  const idempotency = deps.idempotency ?? createIdempotency({ ...env, REDIS_URL: undefined }, logger);
+  app.use(createRouter(allRoutes, { gateway: deps.gateway, env, idempotency }));
   app.use(notFoundHandler);
   app.use(createErrorHandler(env, logger));
   return app;

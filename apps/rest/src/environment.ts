@@ -34,6 +34,10 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   /** Redis unreachable: `open` = each instance limits on its own; `closed` = limited requests get 503. */
   RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
+  /** Redis unreachable for an `Idempotency-Key` POST: `open` runs it without the guarantee (and says so), `closed` 503s. */
+  IDEMPOTENCY_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
+  /** `true`: PUT/PATCH/DELETE of a versioned resource without `If-Match` are refused with 428. */
+  REQUIRE_IF_MATCH: booleanFlag(false),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
   /** Node's requestTimeout: the whole request must arrive within this. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),

@@ -16,6 +16,7 @@ import { EmbeddedGateway } from './gateway/embedded-gateway';
 import { ALL_OPERATIONS } from './operations';
 import type { RestEnvironment } from './environment';
 import { createRateLimiting } from './http/rate-limit';
+import { createIdempotency } from './http/idempotency';
 
 async function main(): Promise<void> {
   const env = loadRestEnvironment();
@@ -32,7 +33,8 @@ async function main(): Promise<void> {
   // Serve only once the shared limits are reachable (bounded: a Redis outage must not keep the facade down).
   if (!(await rateLimiting.ready(3_000)))
     logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
-  const app = createRestApp({ env, logger, gateway, rateLimiting });
+  const idempotency = createIdempotency(env, logger);
+  const app = createRestApp({ env, logger, gateway, rateLimiting, idempotency });
   await runService({
     name: 'rest',
     host: env.HOST,
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     onShutdown: async () => {
       await gateway.close();
       await rateLimiting.close();
+      await idempotency.close();
     },
   });
 }

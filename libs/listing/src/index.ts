@@ -3,6 +3,7 @@
  *
  * REST side:    parseRestListQuery (query string -> ListQuery, client errors naming the parameter),
  *               toConnectionVariables (ListQuery -> GraphQL variables), toRestListBody (connection -> array or envelope),
+ *               listLinks (the RFC 8288 Link header: first, prev, next),
  *               listingQuerySchema (the zod schema OpenAPI documents for a collection's listing parameters).
  * Subgraph side: planMongoList (ConnectionArgs -> MongoListPlan, validated), toConnection (documents -> nodes + pageInfo).
  */
@@ -41,3 +42,4 @@ export {
 } from './listing-openapi';
 export { planMongoList, toConnection, listIndexes, DEFAULT_FIRST, MAX_FIRST, type Connection } from './mongo-list-plan';
 export { parseNestedFirst, MAX_NESTED_FIRST } from './nested-first';
+export { listLinks, type ListPosition } from './list-links';

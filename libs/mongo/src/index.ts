@@ -1,4 +1,4 @@
-/** MongoDB access shared by the subgraphs: one client per process, integer id sequences, index creation, error helpers. */
+/** MongoDB access shared by the subgraphs: one client per process, integer id sequences, index creation, error helpers, versioned writes. */
 export { connectMongo, type MongoHandle, type ConnectOptions } from './connection';
 export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS_INDEX } from './counters';
 export {
@@ -11,4 +11,12 @@ export {
 export { DeletionMarks, DELETION_MARKS_COLLECTION, type DeletedRecord } from './deletion-marks';
 export { ensureIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
+export {
+  writeVersioned,
+  versionOf,
+  atVersion,
+  VERSION_CLAIMS_COLLECTION,
+  type Versioned,
+  type VersionedWrite,
+} from './version-claims';
 export { monitorMongo } from './mongo-metrics';

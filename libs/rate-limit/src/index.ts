@@ -1,4 +1,4 @@
-/** Rate limiting shared by the facade and the gateway: Redis-backed limiters with insurance, headers, exemptions. */
+/** What the facade and the gateway keep in Redis: rate limiters with insurance, headers, exemptions; idempotent POST outcomes. */
 export {
   createLimiterBackend,
   type Limiter,
@@ -11,3 +11,11 @@ export {
 export { rateLimitHeaders, retryAfterSeconds } from './rate-limit-headers';
 export { FACADE_PROOF_HEADER, facadeProofHeaders, facadeProofChecker } from './facade-proof';
 export { createIdentityResolver, type IdentityResolver, type CallerCredentials } from './rate-limit-identity';
+export {
+  createIdempotencyStore,
+  IdempotencyUnavailableError,
+  type ClaimOutcome,
+  type IdempotencyStore,
+  type IdempotencyStoreOptions,
+  type StoredResponse,
+} from './idempotency-store';

@@ -99,7 +99,28 @@ function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
   });
 }
 
-function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Redis {
+export interface RedisConnectionLabel {
+  /** Names the connection in the logs. */
+  purpose: string;
+  /** What happens while Redis is unreachable, for the log line. */
+  fallback: string;
+  /** Whether this connection's health feeds the rate-limit store metrics. */
+  metrics: boolean;
+}
+
+const RATE_LIMITER_CONNECTION: RedisConnectionLabel = {
+  purpose: 'rate limiter',
+  fallback: 'using the in-process limiter',
+  metrics: true,
+};
+
+/** One ioredis connection with the facade's failure behaviour (no offline queue, bounded commands, reconnects). */
+export function connectRedis(
+  url: string,
+  commandTimeoutMs: number,
+  logger: Logger,
+  label: RedisConnectionLabel = RATE_LIMITER_CONNECTION,
+): Redis {
   const redis = new Redis(url, {
     // No queueing while disconnected: a command fails at once and the insurance limiter answers.
     enableOfflineQueue: false,
@@ -112,26 +133,26 @@ function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Re
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     reconnectOnError: () => false,
   });
+  const up = (value: 0 | 1) => {
+    if (label.metrics) rateLimitStoreUp.set(value);
+  };
   let healthy = true;
-  rateLimitStoreUp.set(0);
+  up(0);
   redis.on('ready', () => {
-    if (!healthy) logger.info('rate limiter: Redis is back; shared limits resume');
+    if (!healthy) logger.info(`${label.purpose}: Redis is back`);
     healthy = true;
-    rateLimitStoreUp.set(1);
+    up(1);
   });
   redis.on('error', (error: Error) => {
-    rateLimitStoreErrors.inc();
-    rateLimitStoreUp.set(0);
+    if (label.metrics) rateLimitStoreErrors.inc();
+    up(0);
     if (healthy)
-      logger.warn(
-        { err: { message: error.message } },
-        'rate limiter: Redis unreachable; using the in-process limiter',
-      );
+      logger.warn({ err: { message: error.message } }, `${label.purpose}: Redis unreachable; ${label.fallback}`);
     healthy = false;
   });
   redis.on('close', () => {
-    rateLimitStoreUp.set(0);
-    if (healthy) logger.warn('rate limiter: Redis connection closed; using the in-process limiter');
+    up(0);
+    if (healthy) logger.warn(`${label.purpose}: Redis connection closed; ${label.fallback}`);
     healthy = false;
   });
   return redis;

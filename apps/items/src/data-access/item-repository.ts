@@ -1,6 +1,6 @@
 /** The items collection: items keyed by integer id, price in integer cents, owner by user id. */
 import type { Collection, Db, Filter, Sort } from 'mongodb';
-import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import { atVersion, findByIds, nextSequenceValue, writeVersioned, type IndexSpec } from '@platform/mongo';
 
 export interface ItemDocument {
   _id: number;
@@ -11,6 +11,8 @@ export interface ItemDocument {
   ownerId: number | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Write counter behind the ETag (absent on items written before it existed: 0). */
+  version?: number;
 }
 
 export type ItemChanges = Partial<Pick<ItemDocument, 'name' | 'description' | 'priceCents' | 'ownerId'>>;
@@ -74,18 +76,45 @@ export class ItemRepository {
     return this.items.countDocuments(filter as Filter<ItemDocument>);
   }
 
-  /** Applies the changes and returns the item after them; null when the item no longer exists. */
-  update(id: number, changes: ItemChanges, now: Date): Promise<ItemDocument | null> {
-    return this.items.findOneAndUpdate(
-      { _id: id },
-      { $set: { ...changes, updatedAt: now } },
-      { returnDocument: 'after' },
-    );
+  /**
+   * Applies the changes as the next version and returns the item after them; null when the item does not exist;
+   * PRECONDITION_FAILED when `expectedVersion` is given and the item is at another version (see writeVersioned).
+   */
+  update(
+    id: number,
+    changes: ItemChanges,
+    now: Date,
+    expectedVersion?: number | null,
+  ): Promise<ItemDocument | null> {
+    return writeVersioned({
+      db: this.db,
+      resource: ITEMS_COLLECTION,
+      id,
+      expectedVersion,
+      read: () => this.findById(id),
+      write: async (from) =>
+        (await this.items.findOneAndUpdate(
+          { _id: id, ...atVersion<ItemDocument>(from) },
+          { $set: { ...changes, updatedAt: now, version: from + 1 } },
+          { returnDocument: 'after' },
+        )) ?? undefined,
+    });
   }
 
-  async deleteById(id: number): Promise<boolean> {
-    const result = await this.items.deleteOne({ _id: id });
-    return result.deletedCount === 1;
+  /** Deletes the item (at `expectedVersion` when given); false when it does not exist. */
+  async deleteById(id: number, expectedVersion?: number | null): Promise<boolean> {
+    const deleted = await writeVersioned({
+      db: this.db,
+      resource: ITEMS_COLLECTION,
+      id,
+      expectedVersion,
+      read: () => this.findById(id),
+      write: async (from) =>
+        (await this.items.deleteOne({ _id: id, ...atVersion<ItemDocument>(from) })).deletedCount === 1
+          ? true
+          : undefined,
+    });
+    return deleted === true;
   }
 
   async deleteByOwner(ownerId: number): Promise<number> {

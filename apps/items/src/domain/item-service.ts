@@ -11,7 +11,15 @@ import {
   type Caller,
   type Principal,
 } from '@platform/auth';
-import { isEntityId, ItemCreate, ItemReplace, ItemUpdate, parseEntityId, parseInput, toCents } from '@platform/contracts';
+import {
+  isEntityId,
+  ItemCreate,
+  ItemReplace,
+  ItemUpdate,
+  parseEntityId,
+  parseInput,
+  toCents,
+} from '@platform/contracts';
 import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
 import type { ItemChanges, ItemDocument, ItemRepository } from '../data-access/item-repository';
 
@@ -29,7 +37,6 @@ function toContractShape(input: unknown): Record<string, unknown> {
   }
   return shaped;
 }
-
 
 /** Only an admin chooses an item's owner; anyone else may name only themselves (403 otherwise). */
 function checkOwnerChoice(principal: Principal, ownerId: number | null | undefined): void {
@@ -76,7 +83,12 @@ export class ItemService {
   }
 
   /** PUT: name and price required, an omitted description becomes null, an omitted ownerId keeps the owner. */
-  async replace(caller: Caller, rawId: unknown, rawInput: unknown): Promise<ItemDocument> {
+  async replace(
+    caller: Caller,
+    rawId: unknown,
+    rawInput: unknown,
+    expectedVersion?: number | null,
+  ): Promise<ItemDocument> {
     const principal = requireScope(caller.principal, 'items:write', caller.authError);
     const id = parseEntityId(rawId, 'id');
     const input = parseInput(ItemReplace, toContractShape(rawInput), 'input');
@@ -88,11 +100,16 @@ export class ItemService {
       priceCents: toCents(input.price),
     };
     if (input.owner_id !== undefined) changes.ownerId = input.owner_id;
-    return this.apply(id, changes);
+    return this.apply(id, changes, expectedVersion);
   }
 
   /** PATCH: only the given fields change. */
-  async update(caller: Caller, rawId: unknown, rawInput: unknown): Promise<ItemDocument> {
+  async update(
+    caller: Caller,
+    rawId: unknown,
+    rawInput: unknown,
+    expectedVersion?: number | null,
+  ): Promise<ItemDocument> {
     const principal = requireScope(caller.principal, 'items:write', caller.authError);
     const id = parseEntityId(rawId, 'id');
     const input = parseInput(ItemUpdate, toContractShape(rawInput), 'input');
@@ -103,14 +120,14 @@ export class ItemService {
     if (input.description !== undefined) changes.description = input.description;
     if (input.price !== undefined) changes.priceCents = toCents(input.price);
     if (input.owner_id !== undefined) changes.ownerId = input.owner_id;
-    return this.apply(id, changes);
+    return this.apply(id, changes, expectedVersion);
   }
 
-  async delete(caller: Caller, rawId: unknown): Promise<boolean> {
+  async delete(caller: Caller, rawId: unknown, expectedVersion?: number | null): Promise<boolean> {
     const principal = requireScope(caller.principal, 'items:write', caller.authError);
     const id = parseEntityId(rawId, 'id');
     await this.requireWritable(principal, id);
-    if (!(await this.items.deleteById(id))) throw notFound('Item', id);
+    if (!(await this.items.deleteById(id, expectedVersion))) throw notFound('Item', id);
     return true;
   }
 
@@ -129,8 +146,12 @@ export class ItemService {
     return item;
   }
 
-  private async apply(id: number, changes: ItemChanges): Promise<ItemDocument> {
-    const updated = await this.items.update(id, changes, new Date());
+  private async apply(
+    id: number,
+    changes: ItemChanges,
+    expectedVersion?: number | null,
+  ): Promise<ItemDocument> {
+    const updated = await this.items.update(id, changes, new Date(), expectedVersion);
     if (!updated) throw notFound('Item', id);
     return updated;
   }

@@ -9,6 +9,7 @@ export const itemResolvers = {
   Item: {
     id: (item: ItemDocument) => String(item._id),
     price: (item: ItemDocument) => fromCents(item.priceCents),
+    version: (item: ItemDocument) => item.version ?? 0,
     ownerId: (item: ItemDocument) => (item.ownerId === null ? null : String(item.ownerId)),
     owner: (item: ItemDocument) =>
       item.ownerId === null ? null : { __typename: 'User', id: String(item.ownerId) },

@@ -10,10 +10,13 @@ import type { RouteDefinition } from './route';
 import { apiKeyFrom } from './credentials';
 import { requestIdOf } from './request-context';
 import { apiVersionOf } from '../versioning/versioning-middleware';
+import type { Idempotency } from './idempotency';
+import { bodyTag, notModified, writePrecondition } from './conditional';
 
 export interface RouterDeps {
   gateway: Gateway;
   env: RestEnvironment;
+  idempotency: Idempotency;
 }
 
 const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
@@ -74,6 +77,14 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     }
     body = parseInput(route.body, (matched === null ? undefined : req.body) ?? {});
   }
+  const expectedVersion =
+    route.versioned && route.method !== 'get' && route.method !== 'post'
+      ? writePrecondition(req, deps.env.REQUIRE_IF_MATCH)
+      : null;
+  if (route.method === 'post') {
+    const store = (route.idempotency ?? 'store') === 'store';
+    if ((await deps.idempotency.guard(req, res, { store })) === 'replayed') return;
+  }
 
   const result = await route.handler({
     params,
@@ -84,8 +95,22 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     gateway: deps.gateway,
     env: deps.env,
     request: req,
+    expectedVersion,
   });
-  if (result.headers) res.set(result.headers);
+  // `Link` adds to what is there (v1's deprecation links); every other header replaces.
+  for (const [name, value] of Object.entries(result.headers ?? {})) {
+    if (name === 'link') res.append('link', value);
+    else res.set(name, value);
+  }
+  if (route.method === 'get' && result.status === 200) {
+    // A single resource without a version of its own is tagged by its exact body (still a strong validator).
+    const etag = result.headers?.['etag'] ?? bodyTag(result.body, false, apiVersionOf(res));
+    res.set('etag', etag);
+    if (notModified(req, etag)) {
+      res.status(304).end();
+      return;
+    }
+  }
   if (result.body === undefined || result.status === 204) {
     res.status(result.status).end();
   } else {

@@ -27,6 +27,8 @@ export interface RouteContext<P, Q, B> {
   gateway: Gateway;
   env: RestEnvironment;
   request: Request;
+  /** PUT/PATCH/DELETE of a `versioned` route: the version `If-Match` names (null: unconditional). */
+  expectedVersion: number | null;
 }
 
 export interface RouteResult {
@@ -60,6 +62,18 @@ export interface RouteDefinition<
   /** Status for invalid path parameters: validation (VALIDATION_STATUS) by default, or 400 as for item ids. */
   invalidParamsStatus?: 'validation' | 400;
   responses: Record<number, ResponseSpec>;
+  /**
+   * POST only: `store` (default) keeps the outcome per Idempotency-Key for replays; `validate-only` (routes that issue
+   * credentials) checks the key but stores nothing, so no token ever sits in Redis.
+   */
+  idempotency?: 'store' | 'validate-only';
+  /**
+   * The resource carries a write counter: its GET answers a strong ETag from it, and PUT/PATCH/DELETE honour
+   * `If-Match` atomically in the subgraph (412 when stale; 428 without it under REQUIRE_IF_MATCH).
+   */
+  versioned?: boolean;
+  /** A paginated listing: OpenAPI documents its `Link` header and weak ETag. */
+  listing?: boolean;
   handler: (context: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<RouteResult>;
 }
 

@@ -101,10 +101,13 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Authenticated but lacking permission or scope',
   404: 'Resource not found',
   405: 'Method not allowed on this path',
+  304: 'Not modified: the `If-None-Match` tag still matches (no body)',
   409: 'Conflict with existing data',
+  412: 'Precondition failed: the resource changed since the `If-Match` tag',
   413: 'Request body too large',
   415: 'Unsupported content type',
   422: 'Validation failed',
+  428: 'Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes',
   429: 'Rate limit exceeded',
   500: 'Unexpected server error',
   503: 'A dependency is temporarily unavailable',
@@ -123,6 +126,8 @@ const EXAMPLE_ERRORS: Record<number, () => AppError> = {
     new AppError('BAD_USER_INPUT', 'Validation failed: username: must be at least 3 characters', {
       details: [{ field: 'username', message: 'must be at least 3 characters' }],
     }),
+  412: () => new AppError('PRECONDITION_FAILED', 'The resource has changed since that ETag; fetch it again and retry'),
+  428: () => new AppError('PRECONDITION_REQUIRED', 'If-Match is required: send the ETag of the version you are changing'),
   429: () => new AppError('RATE_LIMITED', 'Rate limit exceeded'),
   500: () => new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'),
   503: () => new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
@@ -153,6 +158,25 @@ const RESPONSE_HEADERS = {
   'Retry-After': {
     description: 'Seconds to wait before retrying.',
     schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 },
+  },
+  ETag: {
+    description:
+      'Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise).',
+    schema: { type: 'string', maxLength: 80, pattern: '^(W/)?"[\\x21\\x23-\\x7e]*"$' },
+  },
+  Link: {
+    description:
+      'RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id).',
+    schema: { type: 'string', maxLength: 16_384 },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Idempotency-Status': {
+    description:
+      '`unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome.',
+    schema: { type: 'string', enum: ['unavailable', 'not-stored'] },
   },
 };
 const SECONDS = { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } as const;
@@ -217,6 +241,32 @@ const VERSION_PARAMETERS = [
     example: '2',
   },
 ];
+
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  example: '4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10',
+};
+const IF_NONE_MATCH_PARAMETER = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison).',
+  schema: { type: 'string', maxLength: 1024 },
+};
+const IF_MATCH_PARAMETER = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.',
+  schema: { type: 'string', maxLength: 80, pattern: '^(\\*|"[\\x21\\x23-\\x7e]*")$' },
+  example: '"3.r2"',
+};
 
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: RestEnvironment): JsonSchema {
   const components: Components = { schemas: {} };
@@ -284,6 +334,18 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       }
     }
     parameters.push(...VERSION_PARAMETERS);
+    const writes = route.method === 'put' || route.method === 'patch' || route.method === 'delete';
+    if (route.method === 'post') parameters.push(IDEMPOTENCY_PARAMETER);
+    if (route.method === 'get') parameters.push(IF_NONE_MATCH_PARAMETER);
+    if (route.versioned && writes) parameters.push(IF_MATCH_PARAMETER);
+    const successHeaders: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
+    if (route.method === 'get' || (route.versioned && writes && route.method !== 'delete'))
+      successHeaders['ETag'] = RESPONSE_HEADERS.ETag;
+    if (route.listing) successHeaders['Link'] = RESPONSE_HEADERS.Link;
+    if (route.method === 'post') {
+      successHeaders['Idempotent-Replayed'] = RESPONSE_HEADERS['Idempotent-Replayed'];
+      successHeaders['Idempotency-Status'] = RESPONSE_HEADERS['Idempotency-Status'];
+    }
     const responses: Record<string, unknown> = {};
     for (const [status, spec] of Object.entries(route.responses)) {
       const code = Number(status);
@@ -301,10 +363,15 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       }
       responses[status] = {
         description: spec.description,
-        headers: { ...COMMON_RESPONSE_HEADERS },
+        headers: successHeaders,
         ...(content ? { content } : {}),
       };
     }
+    if (route.method === 'get')
+      responses['304'] = {
+        description: STATUS_TEXT[304],
+        headers: { ...COMMON_RESPONSE_HEADERS, ETag: RESPONSE_HEADERS.ETag },
+      };
     // Every operation can meet these: an unknown version or malformed request (400), a credential outside its alphabet
     // (401, public routes too: CONTRACT.md checks credentials before anything else), limits and dependencies.
     const errorStatuses = new Set<number>([400, 401, 429, 500, 503]);
@@ -312,6 +379,9 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.body || route.query || route.params) errorStatuses.add(env.VALIDATION_STATUS);
     if (route.body) [413, 415].forEach((s) => errorStatuses.add(s));
     if (route.params) errorStatuses.add(404);
+    // Idempotency-Key: in progress (409), reused with another request (422), store down in closed mode (503).
+    if (route.method === 'post') [409, 422].forEach((s) => errorStatuses.add(s));
+    if (route.versioned && writes) [412, 428].forEach((s) => errorStatuses.add(s));
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
     // The OAuth2 password flow is the same bearer token, obtained by Swagger UI's Authorize dialog from /token.
     const bearer = [{ bearerAuth: [] }, { oauth2Password: route.scope ? [route.scope] : [] }];

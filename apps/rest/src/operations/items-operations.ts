@@ -7,6 +7,7 @@ export interface ItemNode {
   description: string | null;
   price: number;
   ownerId: string | null;
+  version: number;
 }
 
 export interface ItemConnectionData {
@@ -17,7 +18,7 @@ export interface ItemConnectionData {
   };
 }
 
-const ITEM_FIELDS = 'id name description price ownerId';
+const ITEM_FIELDS = 'id name description price ownerId version';
 
 export const GetItem = operation<{ item: ItemNode | null }>(
   'GetItem',
@@ -42,15 +43,15 @@ export const CreateItem = operation<{ createItem: ItemNode }>(
 
 export const ReplaceItem = operation<{ replaceItem: ItemNode }>(
   'ReplaceItem',
-  `mutation ReplaceItem($id: ID!, $input: ReplaceItemInput!) { replaceItem(id: $id, input: $input) { ${ITEM_FIELDS} } }`,
+  `mutation ReplaceItem($id: ID!, $input: ReplaceItemInput!, $expectedVersion: Int) { replaceItem(id: $id, input: $input, expectedVersion: $expectedVersion) { ${ITEM_FIELDS} } }`,
 );
 
 export const UpdateItem = operation<{ updateItem: ItemNode }>(
   'UpdateItem',
-  `mutation UpdateItem($id: ID!, $input: UpdateItemInput!) { updateItem(id: $id, input: $input) { ${ITEM_FIELDS} } }`,
+  `mutation UpdateItem($id: ID!, $input: UpdateItemInput!, $expectedVersion: Int) { updateItem(id: $id, input: $input, expectedVersion: $expectedVersion) { ${ITEM_FIELDS} } }`,
 );
 
 export const DeleteItem = operation<{ deleteItem: boolean }>(
   'DeleteItem',
-  'mutation DeleteItem($id: ID!) { deleteItem(id: $id) }',
+  'mutation DeleteItem($id: ID!, $expectedVersion: Int) { deleteItem(id: $id, expectedVersion: $expectedVersion) }',
 );

@@ -2,11 +2,17 @@
 import { z } from 'zod';
 import { CommentPublic, entityIdParam, PostPublic } from '@platform/contracts';
 import { notFound, validationError } from '@platform/errors';
-import { LISTINGS, parentScope, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, parentScope, toConnectionVariables } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import { ListArticleComments, ListArticles } from '../operations/posts-operations';
 import { toCommentPublic, toPostPublic } from './resource-representation';
-import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from './resource-listing';
+import {
+  LIST_STYLES_TEXT,
+  listBodySchema,
+  listParameters,
+  listQueryOf,
+  listResponse,
+} from './resource-listing';
 
 /** Posts' listing parameters without author_id, which the path fixes. */
 const ARTICLE_PARAMETERS = listParameters({
@@ -16,7 +22,10 @@ const ARTICLE_PARAMETERS = listParameters({
 
 const userId = entityIdParam('User id, an integer >= 1 (otherwise 400)');
 const UserParams = z.object({ id: userId });
-const ArticleParams = z.object({ id: userId, article_id: entityIdParam('Post id, an integer >= 1 (otherwise 400)') });
+const ArticleParams = z.object({
+  id: userId,
+  article_id: entityIdParam('Post id, an integer >= 1 (otherwise 400)'),
+});
 
 /**
  * The path names the author: it becomes the `author_id` filter before parsing, so the REST side and the subgraph see
@@ -42,13 +51,14 @@ export const articlesRoutes = [
     scope: 'posts:read',
     params: UserParams,
     query: ARTICLE_PARAMETERS,
+    listing: true,
     responses: {
       200: {
         description: 'Articles: an array by default, or an envelope',
         schema: listBodySchema(PostPublic),
       },
     },
-    handler: async ({ params, request, gateway, credentials, env }) => {
+    handler: async ({ params, request, gateway, credentials, env, version }) => {
       const listQuery = listQueryOf(withAuthor(request.query, params.id), LISTINGS.posts, env);
       const data = await gateway.execute(
         ListArticles,
@@ -56,7 +66,7 @@ export const articlesRoutes = [
         credentials,
       );
       if (!data.user) throw notFound('User', params.id);
-      return { status: 200, body: toRestListBody(listQuery, data.posts, toPostPublic) };
+      return listResponse(request, version, listQuery, data.posts, toPostPublic);
     },
   }),
   defineRoute({
@@ -70,13 +80,14 @@ export const articlesRoutes = [
     scope: 'posts:read',
     params: ArticleParams,
     query: listParameters(LISTINGS.comments),
+    listing: true,
     responses: {
       200: {
         description: 'Comments: an array by default, or an envelope',
         schema: listBodySchema(CommentPublic),
       },
     },
-    handler: async ({ params, request, gateway, credentials, env }) => {
+    handler: async ({ params, request, gateway, credentials, env, version }) => {
       const listQuery = listQueryOf(request.query, LISTINGS.comments, env, {
         cursorScope: parentScope('post', params.article_id),
       });
@@ -87,7 +98,7 @@ export const articlesRoutes = [
       );
       if (!data.post || Number(data.post.authorId) !== params.id)
         throw notFound('Article', params.article_id);
-      return { status: 200, body: toRestListBody(listQuery, data.comments, toCommentPublic) };
+      return listResponse(request, version, listQuery, data.comments, toCommentPublic);
     },
   }),
 ];

@@ -21,6 +21,7 @@ const loginRoute = (path: string, operationId: string): RouteDefinition =>
   defineRoute({
     method: 'post',
     path,
+    idempotency: 'validate-only',
     operationId,
     summary: 'Log in: exchange username and password for tokens',
     description:
@@ -48,6 +49,7 @@ export const authRoutes = [
   defineRoute({
     method: 'post',
     path: '/auth/refresh',
+    idempotency: 'validate-only',
     operationId: 'refreshToken',
     summary: 'Rotate a refresh token',
     description:

@@ -1,7 +1,7 @@
 /** Comments under a post: listing, creating, reading, editing and deleting one, via the posts subgraph. */
 import { CommentCreate, CommentPublic, CommentUpdate, entityIdParam } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import { LISTINGS, parentScope, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, parentScope, toConnectionVariables } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import {
   CreateComment,
@@ -11,7 +11,13 @@ import {
   UpdateComment,
 } from '../operations/posts-operations';
 import { toCommentPublic } from './resource-representation';
-import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from './resource-listing';
+import {
+  LIST_STYLES_TEXT,
+  listBodySchema,
+  listParameters,
+  listQueryOf,
+  listResponse,
+} from './resource-listing';
 import { PostIdParams } from './posts-routes';
 
 const CommentParams = PostIdParams.extend({
@@ -34,13 +40,14 @@ export const commentsRoutes = [
     scope: 'posts:read',
     params: PostIdParams,
     query: listParameters(LISTINGS.comments),
+    listing: true,
     responses: {
       200: {
         description: 'Comments: an array by default, or an envelope',
         schema: listBodySchema(CommentPublic),
       },
     },
-    handler: async ({ params, request, gateway, credentials, env }) => {
+    handler: async ({ params, request, gateway, credentials, env, version }) => {
       const listQuery = listQueryOf(request.query, LISTINGS.comments, env, {
         cursorScope: parentScope('post', params.id),
       });
@@ -49,7 +56,7 @@ export const commentsRoutes = [
         { postId: String(params.id), ...toConnectionVariables(listQuery) },
         credentials,
       );
-      return { status: 200, body: toRestListBody(listQuery, data.comments, toCommentPublic) };
+      return listResponse(request, version, listQuery, data.comments, toCommentPublic);
     },
   }),
   defineRoute({

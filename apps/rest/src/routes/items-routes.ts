@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { entityIdParam, ItemCreate, ItemPublic, ItemReplace, ItemUpdate } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, toConnectionVariables } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import {
   CreateItem,
@@ -13,7 +13,14 @@ import {
   UpdateItem,
 } from '../operations/items-operations';
 import { toItemInput, toItemPublic } from './resource-representation';
-import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from './resource-listing';
+import {
+  LIST_STYLES_TEXT,
+  listBodySchema,
+  listParameters,
+  listQueryOf,
+  listResponse,
+} from './resource-listing';
+import { versionTag } from '../http/conditional';
 
 const ItemIdParams = z.object({ item_id: entityIdParam('Item id, an integer >= 1 (otherwise 400)') });
 
@@ -53,13 +60,14 @@ export const itemsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'items:read',
     query: listParameters(LISTINGS.items),
+    listing: true,
     responses: {
       200: { description: 'Items: an array by default, or an envelope', schema: listBodySchema(ItemPublic) },
     },
-    handler: async ({ request, gateway, credentials, env }) => {
+    handler: async ({ request, gateway, credentials, env, version }) => {
       const listQuery = listQueryOf(request.query, LISTINGS.items, env);
       const data = await gateway.execute(ListItems, { ...toConnectionVariables(listQuery) }, credentials);
-      return { status: 200, body: toRestListBody(listQuery, data.items, toItemPublic) };
+      return listResponse(request, version, listQuery, data.items, toItemPublic);
     },
   }),
   defineRoute({
@@ -75,10 +83,15 @@ export const itemsRoutes = [
     params: ItemIdParams,
     invalidParamsStatus: 400,
     responses: { 200: { description: 'The item', schema: ItemPublic } },
-    handler: async ({ params, gateway, credentials }) => {
+    versioned: true,
+    handler: async ({ params, gateway, credentials, version }) => {
       const data = await gateway.execute(GetItem, { id: String(params.item_id) }, credentials);
       if (!data.item) throw notFound('Item', params.item_id);
-      return { status: 200, body: toItemPublic(data.item) };
+      return {
+        status: 200,
+        body: toItemPublic(data.item),
+        headers: { etag: versionTag(data.item.version, version) },
+      };
     },
   }),
   defineRoute({
@@ -94,13 +107,15 @@ export const itemsRoutes = [
     invalidParamsStatus: 400,
     body: ItemReplace,
     responses: { 200: { description: 'The item after the update', schema: ItemPublic } },
-    handler: async ({ params, body, gateway, credentials }) => {
+    versioned: true,
+    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
       const data = await gateway.execute(
         ReplaceItem,
-        { id: String(params.item_id), input: toItemInput(body) },
+        { id: String(params.item_id), input: toItemInput(body), expectedVersion },
         credentials,
       );
-      return { status: 200, body: toItemPublic(data.replaceItem) };
+      const item = data.replaceItem;
+      return { status: 200, body: toItemPublic(item), headers: { etag: versionTag(item.version, version) } };
     },
   }),
   defineRoute({
@@ -116,13 +131,15 @@ export const itemsRoutes = [
     invalidParamsStatus: 400,
     body: ItemUpdate,
     responses: { 200: { description: 'The item after the update', schema: ItemPublic } },
-    handler: async ({ params, body, gateway, credentials }) => {
+    versioned: true,
+    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
       const data = await gateway.execute(
         UpdateItem,
-        { id: String(params.item_id), input: toItemInput(body) },
+        { id: String(params.item_id), input: toItemInput(body), expectedVersion },
         credentials,
       );
-      return { status: 200, body: toItemPublic(data.updateItem) };
+      const item = data.updateItem;
+      return { status: 200, body: toItemPublic(item), headers: { etag: versionTag(item.version, version) } };
     },
   }),
   defineRoute({
@@ -137,8 +154,9 @@ export const itemsRoutes = [
     params: ItemIdParams,
     invalidParamsStatus: 400,
     responses: { 204: { description: 'Deleted; empty body' } },
-    handler: async ({ params, gateway, credentials }) => {
-      await gateway.execute(DeleteItem, { id: String(params.item_id) }, credentials);
+    versioned: true,
+    handler: async ({ params, gateway, credentials, expectedVersion }) => {
+      await gateway.execute(DeleteItem, { id: String(params.item_id), expectedVersion }, credentials);
       return { status: 204 };
     },
   }),

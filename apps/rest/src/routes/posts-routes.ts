@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { entityIdParam, PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import { LISTINGS, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, toConnectionVariables } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import {
   CreatePost,
@@ -15,7 +15,13 @@ import {
   UpdatePost,
 } from '../operations/posts-operations';
 import { toPostPublic } from './resource-representation';
-import { LIST_STYLES_TEXT, listBodySchema, listParameters, listQueryOf } from './resource-listing';
+import {
+  LIST_STYLES_TEXT,
+  listBodySchema,
+  listParameters,
+  listQueryOf,
+  listResponse,
+} from './resource-listing';
 
 export const PostIdParams = z.object({ id: entityIdParam('Post id, an integer >= 1 (otherwise 400)') });
 
@@ -34,13 +40,14 @@ export const postsRoutes = [
     security: 'bearer-or-api-key',
     scope: 'posts:read',
     query: listParameters(LISTINGS.posts),
+    listing: true,
     responses: {
       200: { description: 'Posts: an array by default, or an envelope', schema: listBodySchema(PostPublic) },
     },
-    handler: async ({ request, gateway, credentials, env }) => {
+    handler: async ({ request, gateway, credentials, env, version }) => {
       const listQuery = listQueryOf(request.query, LISTINGS.posts, env);
       const data = await gateway.execute(ListPosts, { ...toConnectionVariables(listQuery) }, credentials);
-      return { status: 200, body: toRestListBody(listQuery, data.posts, toPostPublic) };
+      return listResponse(request, version, listQuery, data.posts, toPostPublic);
     },
   }),
   defineRoute({

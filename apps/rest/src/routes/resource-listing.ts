@@ -4,13 +4,19 @@ import {
   LISTING_LIMITS,
   cursorEnvelopeSchema,
   deriveCursorSecret,
+  listLinks,
   listingQuerySchema,
   pageEnvelopeSchema,
   parseRestListQuery,
+  toRestListBody,
   type ListingSpec,
   type ListQuery,
+  type PageInfo,
 } from '@platform/listing';
+import type { Request } from 'express';
 import type { RestEnvironment } from '../environment';
+import type { RouteResult } from '../http/route';
+import { bodyTag } from '../http/conditional';
 
 /** Parameters a list route accepts besides listing ones: the version selector and an API key in the query. */
 const RESERVED = ['version', 'api_key'];
@@ -53,7 +59,11 @@ export const listParameters = (spec: ListingSpec) => listingQuerySchema(spec);
 
 /** The three bodies a list route answers: an array (offset, keyset, no parameters), envelope A or envelope B. */
 export const listBodyVariants = <T extends z.ZodType>(record: T) =>
-  [z.array(record).max(LISTING_LIMITS.limit.max), pageEnvelopeSchema(record), cursorEnvelopeSchema(record)] as const;
+  [
+    z.array(record).max(LISTING_LIMITS.limit.max),
+    pageEnvelopeSchema(record),
+    cursorEnvelopeSchema(record),
+  ] as const;
 
 /** 200 body of a list route: an array (offset, keyset, no parameters), envelope A (page/size) or envelope B (cursor). */
 export const listBodySchema = <T extends z.ZodType>(record: T) => z.union(listBodyVariants(record));
@@ -62,3 +72,26 @@ export const LIST_STYLES_TEXT =
   'The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> ' +
   'envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ' +
   'ties are broken by `id`.';
+
+/**
+ * A list route's 200: the body in the requested style, the RFC 8288 `Link` header (first, prev, next) consistent with
+ * the body's tokens, and a weak ETag of the body (If-None-Match -> 304 in the router).
+ */
+export function listResponse<N, R extends { id: number }>(
+  request: Request,
+  apiVersion: number | undefined,
+  listQuery: ListQuery,
+  connection: { nodes: N[]; pageInfo: PageInfo; totalCount?: number | null },
+  toRest: (node: N) => R,
+): RouteResult {
+  const body = toRestListBody(listQuery, connection, toRest);
+  const records = Array.isArray(body) ? body : 'items' in body ? body.items : body.data;
+  const link = listLinks(request.originalUrl, listQuery, {
+    pageInfo: connection.pageInfo,
+    totalCount: connection.totalCount ?? null,
+    count: records.length,
+    lastId: records.at(-1)?.id,
+    nextPageToken: 'pagination' in body ? body.pagination.nextPageToken : null,
+  });
+  return { status: 200, body, headers: { link, etag: bodyTag(body, true, apiVersion) } };
+}

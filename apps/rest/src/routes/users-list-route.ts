@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { UserPublic, UserV1, UserV2 } from '@platform/contracts';
-import { LISTINGS, listingQuerySchema, toConnectionVariables, toRestListBody } from '@platform/listing';
+import { LISTINGS, listingQuerySchema, toConnectionVariables } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import type { RestEnvironment } from '../environment';
 import { ListUsers } from '../operations/users-operations';
 import { toUserListItem } from './user-representation';
-import { listBodyVariants, listQueryOf } from './resource-listing';
+import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
 
 const forcedStyleOf = (env: RestEnvironment) =>
   env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
@@ -31,6 +31,7 @@ export const listUsersRoute = defineRoute({
   security: 'bearer-or-api-key',
   scope: 'users:read',
   query: listingQuerySchema(LISTINGS.users),
+  listing: true,
   documentedQuery: (env) => listingQuerySchema(LISTINGS.users, { forcedStyle: forcedStyleOf(env) }),
   responses: {
     200: {
@@ -42,9 +43,6 @@ export const listUsersRoute = defineRoute({
     const style = forcedStyleOf(env);
     const listQuery = listQueryOf(request.query, LISTINGS.users, env, style ? { forcedStyle: style } : {});
     const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
-    return {
-      status: 200,
-      body: toRestListBody(listQuery, data.users, (user) => toUserListItem(user, version)),
-    };
+    return listResponse(request, version, listQuery, data.users, (user) => toUserListItem(user, version));
   },
 });

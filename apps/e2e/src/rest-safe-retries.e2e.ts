@@ -1,0 +1,388 @@
+/**
+ * Issue 18 deliverables 1-3 over the real stack (FerretDB, Redis, gateway, subgraphs): Idempotency-Key replays on POST,
+ * ETag / If-None-Match / If-Match with optimistic concurrency that holds under concurrent writers, and RFC 8288 Link
+ * headers that walk listings end to end. ADR 0012.
+ */
+import {
+  http,
+  freePort,
+  makeTempDir,
+  startExtraApp,
+  type HttpResponse,
+  type ManagedProcess,
+} from '@platform/testing';
+import { member, rest, unique, type Member } from './test/resources-support';
+
+jest.setTimeout(120_000);
+
+let alice: Member;
+let bob: Member;
+
+beforeAll(async () => {
+  alice = await member('idema');
+  bob = await member('idemb');
+});
+
+const createItem = (token: string, json: unknown, key?: string) =>
+  http.post(rest('/items/'), {
+    token,
+    json,
+    ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+  });
+
+const itemsNamed = async (token: string, name: string) =>
+  (await http.get(rest(`/items/?name=${encodeURIComponent(name)}&limit=1000`), { token })).body as unknown[];
+
+/** Follows `rel="next"` links from `path` to the end; returns every page's records and the number of pages. */
+type Records = (body: Record<string, unknown> | Array<{ id: number }>) => Array<{ id: number }>;
+const field =
+  (name: string): Records =>
+  (body) =>
+    (body as Record<string, Array<{ id: number }>>)[name]!;
+const asArray: Records = (body) => body as Array<{ id: number }>;
+
+async function walk(path: string, token: string, records: Records) {
+  const seen: number[] = [];
+  let next: string | undefined = path;
+  let pages = 0;
+  while (next) {
+    const page: HttpResponse = await http.get(rest(next), { token });
+    expect(page.status).toBe(200);
+    seen.push(...records(page.body).map((record) => record.id));
+    pages += 1;
+    expect(pages).toBeLessThan(200);
+    const link: string = page.headers.get('link') ?? '';
+    expect(link).toMatch(/rel="first"/);
+    next = /<([^>]+)>; rel="next"/.exec(link)?.[1];
+  }
+  return { seen, pages };
+}
+
+describe('Idempotency-Key on POST', () => {
+  it('when a create is retried with the same key and body, then the first response is replayed and one record exists', async () => {
+    const key = `create-${unique()}`;
+    const name = `idem-${unique()}`;
+    const first = await createItem(alice.token, { name, price: 3 }, key);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const retry = await createItem(alice.token, { name, price: 3 }, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(await itemsNamed(alice.token, name)).toHaveLength(1);
+    // The key belongs to its caller: another user with the same key creates their own record.
+    const other = await createItem(bob.token, { name, price: 3 }, key);
+    expect(other.status).toBe(201);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body.id).not.toBe(first.body.id);
+  });
+
+  it('when the same key comes with a different body, then 422 and nothing is created', async () => {
+    const key = `mismatch-${unique()}`;
+    const name = `idem-${unique()}`;
+    expect((await createItem(alice.token, { name, price: 1 }, key)).status).toBe(201);
+    const reused = await createItem(alice.token, { name, price: 2 }, key);
+    expect(reused.status).toBe(422);
+    expect(JSON.stringify(reused.body)).toMatch(/Idempotency-Key/);
+    expect(await itemsNamed(alice.token, name)).toHaveLength(1);
+  });
+
+  it('when ten identical requests with one key arrive at once, then one record is created and the others are replays or 409 (in progress)', async () => {
+    const key = `burst-${unique()}`;
+    const name = `idem-${unique()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => createItem(alice.token, { name, price: 5 }, key)),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(
+      responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null),
+    ).toHaveLength(1);
+    for (const conflict of responses.filter((r) => r.status === 409))
+      expect(conflict.headers.get('retry-after')).toBe('1');
+    expect(await itemsNamed(alice.token, name)).toHaveLength(1);
+  });
+
+  it('when a 4xx outcome is retried, then it is replayed; a key on an action (like) replays its outcome too', async () => {
+    const key = `forbidden-${unique()}`;
+    const owned = await createItem(bob.token, { name: `idem-${unique()}`, price: 1 });
+    const first = await http.post(rest('/items/'), {
+      token: alice.token,
+      json: { name: 'x', price: 1, owner_id: owned.body.owner_id },
+      headers: { 'idempotency-key': key },
+    });
+    expect(first.status).toBe(403);
+    const again = await http.post(rest('/items/'), {
+      token: alice.token,
+      json: { name: 'x', price: 1, owner_id: owned.body.owner_id },
+      headers: { 'idempotency-key': key },
+    });
+    expect(again.status).toBe(403);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+
+    const post = await http.post(rest('/posts'), {
+      token: alice.token,
+      json: { title: 'Idem', body: 'Like me' },
+    });
+    const likeKey = `like-${unique()}`;
+    const like = () =>
+      http.post(rest(`/posts/${post.body.id}/like`), {
+        token: bob.token,
+        headers: { 'idempotency-key': likeKey },
+      });
+    const liked = await like();
+    const replayed = await like();
+    expect(replayed.status).toBe(liked.status);
+    expect(replayed.text).toBe(liked.text);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it.each([
+    ['empty', ''],
+    ['256 characters', 'k'.repeat(256)],
+    ['a tab (not printable)', 'a\tb'],
+  ])('when the key is %s, then 422 naming the header and nothing is created', async (_label, key) => {
+    const name = `idem-${unique()}`;
+    const response = await createItem(alice.token, { name, price: 1 }, key);
+    expect(response.status).toBe(422);
+    expect(JSON.stringify(response.body)).toMatch(/Idempotency-Key/);
+    expect(await itemsNamed(alice.token, name)).toHaveLength(0);
+  });
+
+  it('when a login (POST /token) carries a key, then it runs each time and nothing is stored (credentials never sit in Redis)', async () => {
+    const response = await http.post(rest('/token'), {
+      form: { username: alice.username, password: 'wrong-password-1' },
+      headers: { 'idempotency-key': `token-${unique()}` },
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('idempotency-status')).toBe('not-stored');
+  });
+});
+
+describe('Idempotency-Key while Redis is unreachable', () => {
+  const dir = makeTempDir('idempotency-redis-');
+  let open: { url: string; process: ManagedProcess };
+  let closed: { url: string; process: ManagedProcess };
+
+  beforeAll(async () => {
+    const nothingListens = `redis://127.0.0.1:${await freePort()}`;
+    open = await startExtraApp(
+      'rest',
+      { REDIS_URL: nothingListens, IDEMPOTENCY_FAIL_MODE: 'open' },
+      dir.path,
+    );
+    closed = await startExtraApp(
+      'rest',
+      { REDIS_URL: nothingListens, IDEMPOTENCY_FAIL_MODE: 'closed', RATE_LIMIT_FAIL_MODE: 'open' },
+      dir.path,
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await open?.process.stop();
+    await closed?.process.stop();
+    dir.remove();
+  }, 30_000);
+
+  it('when IDEMPOTENCY_FAIL_MODE=open, then the POST runs and says it had no guarantee; closed: 503 + Retry-After and nothing created', async () => {
+    const name = `idem-${unique()}`;
+    const ran = await http.post(`${open.url}/items/`, {
+      token: alice.token,
+      json: { name, price: 1 },
+      headers: { 'idempotency-key': `down-${unique()}` },
+    });
+    expect(ran.status).toBe(201);
+    expect(ran.headers.get('idempotency-status')).toBe('unavailable');
+
+    const refusedName = `idem-${unique()}`;
+    const refused = await http.post(`${closed.url}/items/`, {
+      token: alice.token,
+      json: { name: refusedName, price: 1 },
+      headers: { 'idempotency-key': `down-${unique()}` },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.text).not.toMatch(/ECONNREFUSED|Redis|stack/i);
+    expect(await itemsNamed(alice.token, refusedName)).toHaveLength(0);
+  });
+});
+
+describe('conditional requests', () => {
+  it('when an item is unchanged, then If-None-Match gives 304 with the ETag and no body; after a change, 200 with a new strong ETag', async () => {
+    const created = await createItem(alice.token, { name: `etag-${unique()}`, price: 1 });
+    const read = await http.get(rest(`/items/${created.body.id}`), { token: alice.token });
+    const etag = read.headers.get('etag')!;
+    expect(etag).toMatch(/^"\d+\.r\d+"$/);
+    const again = await http.get(rest(`/items/${created.body.id}`), {
+      token: alice.token,
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    // v1 and v2 bodies of one record never share a tag.
+    const v1 = await http.get(rest(`/v1/items/${created.body.id}`), { token: alice.token });
+    expect(v1.headers.get('etag')).not.toBe(etag);
+
+    const patched = await http.patch(rest(`/items/${created.body.id}`), {
+      token: alice.token,
+      json: { price: 2 },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.headers.get('etag')).not.toBe(etag);
+    const changed = await http.get(rest(`/items/${created.body.id}`), {
+      token: alice.token,
+      headers: { 'if-none-match': etag },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.price).toBe(2);
+    expect(changed.headers.get('etag')).toBe(patched.headers.get('etag'));
+  });
+
+  it('when a listing is unchanged, then its weak ETag revalidates to 304', async () => {
+    const first = await http.get(rest(`/items/?owner_id=${alice.id}&limit=5`), { token: alice.token });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await http.get(rest(`/items/?owner_id=${alice.id}&limit=5`), {
+      token: alice.token,
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('when a PATCH or DELETE carries a stale If-Match, then 412 and the record keeps the other change', async () => {
+    const created = await createItem(alice.token, { name: `stale-${unique()}`, price: 1 });
+    const url = rest(`/items/${created.body.id}`);
+    const stale = (await http.get(url, { token: alice.token })).headers.get('etag')!;
+    const fresh = await http.patch(url, {
+      token: alice.token,
+      json: { price: 7 },
+      headers: { 'if-match': stale },
+    });
+    expect(fresh.status).toBe(200);
+    const lost = await http.patch(url, {
+      token: alice.token,
+      json: { price: 9 },
+      headers: { 'if-match': stale },
+    });
+    expect(lost.status).toBe(412);
+    const deleted = await http.delete(url, { token: alice.token, headers: { 'if-match': stale } });
+    expect(deleted.status).toBe(412);
+    const kept = await http.get(url, { token: alice.token });
+    expect(kept.status).toBe(200);
+    expect(kept.body.price).toBe(7);
+    expect(
+      (await http.delete(url, { token: alice.token, headers: { 'if-match': fresh.headers.get('etag')! } }))
+        .status,
+    ).toBe(204);
+  });
+
+  it('when 20 PATCHes with the same If-Match race, then exactly one is 200 and nineteen are 412, round after round (FerretDB)', async () => {
+    const created = await createItem(alice.token, { name: `race-${unique()}`, price: 1 });
+    const url = rest(`/items/${created.body.id}`);
+    for (let round = 0; round < 5; round += 1) {
+      const etag = (await http.get(url, { token: alice.token })).headers.get('etag')!;
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          http.patch(url, {
+            token: alice.token,
+            json: { price: round * 100 + i },
+            headers: { 'if-match': etag },
+          }),
+        ),
+      );
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, ...Array(19).fill(412)]);
+      const winner = responses.find((r) => r.status === 200)!;
+      const after = await http.get(url, { token: alice.token });
+      expect(after.body.price).toBe(winner.body.price);
+      expect(after.headers.get('etag')).toBe(winner.headers.get('etag'));
+    }
+  });
+
+  it('when unconditional PATCHes race a conditional one, then no conditional write is lost: it wins first or gets 412', async () => {
+    const created = await createItem(alice.token, { name: `mixed-${unique()}`, price: 1 });
+    const url = rest(`/items/${created.body.id}`);
+    const etag = (await http.get(url, { token: alice.token })).headers.get('etag')!;
+    const [conditional, ...plain] = await Promise.all([
+      http.patch(url, {
+        token: alice.token,
+        json: { description: 'conditional' },
+        headers: { 'if-match': etag },
+      }),
+      ...Array.from({ length: 8 }, (_, i) =>
+        http.patch(url, { token: alice.token, json: { price: 10 + i } }),
+      ),
+    ]);
+    expect(plain.every((r) => r.status === 200)).toBe(true);
+    // Every write took its own version: nine writes (or eight when the conditional one lost) after version 0.
+    const versions = plain.map((r) => Number(/^"(\d+)\./.exec(r.headers.get('etag')!)![1]));
+    expect(new Set(versions).size).toBe(versions.length);
+    const final = await http.get(url, { token: alice.token });
+    const finalVersion = Number(/^"(\d+)\./.exec(final.headers.get('etag')!)![1]);
+    expect(finalVersion).toBe(conditional!.status === 200 ? 9 : 8);
+    if (conditional!.status !== 200) expect(conditional!.status).toBe(412);
+  });
+});
+
+describe('Link headers', () => {
+  let owner: Member;
+  let postId: number;
+  const ITEMS = 23;
+  const COMMENTS = 11;
+
+  beforeAll(async () => {
+    owner = await member('links');
+    for (let i = 0; i < ITEMS; i += 1) await createItem(owner.token, { name: `link-${i}`, price: i });
+    postId = (
+      await http.post(rest('/posts'), { token: owner.token, json: { title: 'Links', body: 'Walk me' } })
+    ).body.id;
+    for (let i = 0; i < COMMENTS; i += 1)
+      await http.post(rest(`/posts/${postId}/comments`), { token: owner.token, json: { body: `c${i}` } });
+  });
+
+  const everyOnce = (seen: number[], count: number) => {
+    expect(seen).toHaveLength(count);
+    expect(new Set(seen).size).toBe(count);
+  };
+
+  it.each([
+    ['cursor', `pageSize=5&sort=-price`, field('data')],
+    ['page/size', `page=1&size=4&sort=name`, field('items')],
+    ['offset/limit', `limit=6`, asArray],
+    ['keyset', `lastSeenId=0&limit=7`, asArray],
+  ])(
+    'when the items listing (%s) is walked by its next links, then every record comes once',
+    async (_style, query, records) => {
+      const { seen, pages } = await walk(`/items/?owner_id=${owner.id}&${query}`, owner.token, records);
+      everyOnce(seen, ITEMS);
+      expect(pages).toBeGreaterThan(3);
+    },
+  );
+
+  it("when a nested listing (a post's comments) is walked by cursor and by page, then every comment comes once", async () => {
+    everyOnce(
+      (await walk(`/posts/${postId}/comments?pageSize=3`, owner.token, field('data'))).seen,
+      COMMENTS,
+    );
+    everyOnce(
+      (await walk(`/posts/${postId}/comments?page=1&size=4`, owner.token, field('items'))).seen,
+      COMMENTS,
+    );
+  });
+
+  it('when a middle page is read, then first, prev and next agree with the body', async () => {
+    const page = await http.get(rest(`/items/?owner_id=${owner.id}&page=2&size=5`), { token: owner.token });
+    const link = page.headers.get('link')!;
+    expect(link).toContain(`page=1&size=5>; rel="first"`);
+    expect(link).toContain(`page=1&size=5>; rel="prev"`);
+    expect(link).toContain(`page=3&size=5>; rel="next"`);
+    const cursor = await http.get(rest(`/items/?owner_id=${owner.id}&pageSize=5`), { token: owner.token });
+    expect(cursor.headers.get('link')).toContain(
+      `pageToken=${encodeURIComponent(cursor.body.pagination.nextPageToken)}`,
+    );
+    const last = await http.get(rest(`/items/?owner_id=${owner.id}&page=5&size=5`), { token: owner.token });
+    expect(last.headers.get('link')).not.toMatch(/rel="next"/);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Conditional requests (RFC 9110 §13; ADR 0012). A versioned resource's strong ETag is `"<version>.<representation>"`:
+ * the document's write counter (bumped by every write through a per-version claim in its subgraph) and the API version
+ * whose body was served, so a v1 and a v2 body of one record never share a tag. Other single resources get a strong tag
+ * of their exact body bytes; listings a weak tag of theirs. `If-None-Match` on GET -> 304; `If-Match` on PUT/PATCH/DELETE
+ * becomes the subgraph mutation's `expectedVersion`, so the check and the write are one step there (412 when stale).
+ */
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { AppError } from '@platform/errors';
+import { CURRENT_VERSION } from '../versioning/api-version';
+
+const representationOf = (apiVersion: number | undefined): string => `r${apiVersion ?? CURRENT_VERSION}`;
+
+/** The strong tag of version `version` of a record, as served in API version `apiVersion`. */
+export const versionTag = (version: number, apiVersion: number | undefined): string =>
+  `"${version}.${representationOf(apiVersion)}"`;
+
+/** A tag of a body's exact JSON: strong for a single resource, weak (`W/`) for a listing. */
+export const bodyTag = (body: unknown, weak: boolean, apiVersion: number | undefined): string => {
+  const digest = createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27);
+  return `${weak ? 'W/' : ''}"${digest}.${representationOf(apiVersion)}"`;
+};
+
+const TAG_LIST = /^\s*(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"\s*(?:,\s*(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"\s*)*$/;
+
+/** `If-None-Match` against the response's tag, by weak comparison (RFC 9110 §13.1.2). */
+export function notModified(req: Request, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  if (!TAG_LIST.test(header)) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+const VERSION_TAG = /^"(\d{1,15})\.r\d+"$/;
+
+/**
+ * Reads `If-Match` into the version a write expects: null for none (or `*`: the write itself answers 404 for a missing
+ * record). A tag this server never issued, or a weak one (If-Match compares strongly), can never match: 412. Several
+ * tags would need several expected versions in one atomic step; they are refused as a client error.
+ */
+export function writePrecondition(req: Request, required: boolean): number | null {
+  const header = req.headers['if-match'];
+  if (header === undefined || header === '') {
+    if (required)
+      throw new AppError(
+        'PRECONDITION_REQUIRED',
+        'If-Match is required: send the ETag of the version you are changing',
+      );
+    return null;
+  }
+  const value = header.trim();
+  if (value === '*') return null;
+  if (!TAG_LIST.test(value))
+    throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
+  if ((value.match(/"[^"]*"/g) ?? []).length > 1)
+    throw new AppError(
+      'BAD_REQUEST',
+      'If-Match: give one entity tag (the ETag of the version you are changing)',
+    );
+  const match = VERSION_TAG.exec(value);
+  if (!match) throw preconditionFailed();
+  return Number(match[1]);
+}
+
+export const preconditionFailed = () =>
+  new AppError('PRECONDITION_FAILED', 'The resource has changed since that ETag; fetch it again and retry');

@@ -1,0 +1,183 @@
+/**
+ * `Idempotency-Key` on POST (CONTRACT.md 2026-11-23; ADR 0012): the first outcome per caller and key is stored in Redis
+ * for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key with another request
+ * is 422, a retry while the first still runs 409 + Retry-After. 5xx outcomes are not kept. Redis unreachable:
+ * IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee (`Idempotency-Status: unavailable`), `closed`
+ * answers 503 + Retry-After.
+ */
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { AppError } from '@platform/errors';
+import type { Logger } from '@platform/logging';
+import {
+  createIdempotencyStore,
+  createIdentityResolver,
+  IdempotencyUnavailableError,
+  type IdempotencyStore,
+  type StoredResponse,
+} from '@platform/rate-limit';
+import type { RestEnvironment } from '../environment';
+import { apiKeyFrom } from './credentials';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** 1-255 printable ASCII characters (CONTRACT.md 2026-11-23). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+const REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Response headers that belong to the outcome (the rest, e.g. X-Request-Id and rate-limit headers, are per request). */
+const REPLAYED_HEADERS = [
+  'content-type',
+  'location',
+  'x-api-version',
+  'etag',
+  'link',
+  'deprecation',
+  'sunset',
+];
+
+type IdempotencySettings = Pick<
+  RestEnvironment,
+  | 'REDIS_URL'
+  | 'REDIS_COMMAND_TIMEOUT_MS'
+  | 'IDEMPOTENCY_FAIL_MODE'
+  | 'REQUEST_TIMEOUT_MS'
+  | 'GATEWAY_TIMEOUT_MS'
+  | 'RATE_LIMIT_WINDOW'
+  | 'jwtSecret'
+>;
+
+export interface Idempotency {
+  /**
+   * For a POST: validates the header and, when a key is given, claims it. Resolves `replayed` when the response was
+   * sent from the store (the route must not run), `proceed` otherwise (the outcome is then captured as it is sent).
+   * `store: false` (token-issuing routes) validates the key but keeps nothing: credentials are not stored in Redis.
+   */
+  guard(req: Request, res: Response, options: { store: boolean }): Promise<'replayed' | 'proceed'>;
+  close(): Promise<void>;
+}
+
+export function createIdempotency(env: IdempotencySettings, logger: Logger): Idempotency {
+  const store: IdempotencyStore = createIdempotencyStore({
+    redisUrl: env.REDIS_URL,
+    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    logger,
+    ttlMs: REPLAY_TTL_MS,
+    // A claim outlives the longest the first request can run; after that it counts as abandoned.
+    runningTtlMs: env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS,
+  });
+  const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
+
+  const unavailable = (res: Response, error: unknown): 'proceed' => {
+    if (env.IDEMPOTENCY_FAIL_MODE === 'closed')
+      throw new AppError('SERVICE_UNAVAILABLE', 'Idempotency store temporarily unavailable', {
+        cause: error,
+        headers: { 'retry-after': '1' },
+      });
+    res.set('idempotency-status', 'unavailable');
+    return 'proceed';
+  };
+
+  return {
+    async guard(req, res, options) {
+      const key = keyOf(req);
+      if (key === undefined) return 'proceed';
+      if (!options.store) {
+        res.set('idempotency-status', 'not-stored');
+        return 'proceed';
+      }
+      const caller = await identities.identityOf(
+        { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: req.ip ?? 'unknown' },
+        res,
+      );
+      const fingerprint = fingerprintOf(req);
+      let claim;
+      try {
+        claim = await store.claim(caller, key, fingerprint);
+      } catch (error) {
+        if (error instanceof IdempotencyUnavailableError) return unavailable(res, error);
+        throw error;
+      }
+      if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint)
+        throw new AppError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'Idempotency-Key was already used with a different request; use a new key',
+        );
+      if (claim.kind === 'running')
+        throw new AppError(
+          'CONFLICT',
+          'A request with this Idempotency-Key is still in progress; retry later',
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
+      if (claim.kind === 'done') {
+        replay(res, claim.response);
+        return 'replayed';
+      }
+      captureOutcome(res, async (outcome) => {
+        try {
+          if (outcome.status >= 500) await store.release(caller, key);
+          else await store.complete(caller, key, fingerprint, outcome);
+        } catch (error) {
+          // The request itself succeeded; the retry just will not be a replay (its claim expires).
+          logger.warn({ err: { message: (error as Error).message } }, 'idempotency: outcome not stored');
+        }
+      });
+      return 'proceed';
+    },
+    close: () => store.close(),
+  };
+}
+
+function keyOf(req: Request): string | undefined {
+  const raw = req.headers[IDEMPOTENCY_HEADER];
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new AppError('BAD_USER_INPUT', 'Idempotency-Key: must be 1 to 255 printable ASCII characters', {
+      details: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }],
+    });
+  }
+  return value;
+}
+
+/** The same request: method, path and query as sent, and the parsed body (JSON or form). */
+const fingerprintOf = (req: Request): string =>
+  createHash('sha256')
+    .update(JSON.stringify([req.method, req.originalUrl, req.body ?? null]))
+    .digest('base64url');
+
+function replay(res: Response, stored: StoredResponse): void {
+  res.set(stored.headers);
+  res.set('idempotent-replayed', 'true');
+  const body = Buffer.from(stored.body, 'base64');
+  res.status(stored.status);
+  if (body.length === 0) res.end();
+  else res.end(body);
+}
+
+/**
+ * Holds the response's last write until the outcome is stored, so a client that got the response and retries meets
+ * the replay, never its own still-running claim. express writes every body here in one `res.end`.
+ */
+function captureOutcome(res: Response, store: (outcome: StoredResponse) => Promise<void>): void {
+  const originalEnd = res.end.bind(res) as (...args: unknown[]) => Response;
+  (res as unknown as { end: (...args: unknown[]) => Response }).end = (...args: unknown[]) => {
+    (res as unknown as { end: typeof originalEnd }).end = originalEnd;
+    const [chunk, encoding] = args;
+    const body =
+      chunk === undefined || chunk === null || typeof chunk === 'function'
+        ? Buffer.alloc(0)
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = res.getHeader(name);
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    void store({ status: res.statusCode, headers, body: body.toString('base64') }).finally(() =>
+      originalEnd(...args),
+    );
+    return res;
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Optimistic concurrency that holds on FerretDB v1 and MongoDB 7 alike (ADR 0008, ADR 0012): a document's `version`
+ * (absent = 0) moves from v to v+1 only by the writer whose insert of `{_id: "<resource>:<id>:v<v>"}` into
+ * `version_claims` succeeded. `updateOne({_id, version: v})` alone is not enough: FerretDB v1 evaluates the condition of
+ * concurrent writers against the same old document, so several would win. A conditional writer (expected version) that
+ * loses the claim, or finds another version, gets 412; an unconditional one re-reads and claims the next version, so it
+ * never overwrites a change it did not see pass. The winner removes its claim once the document is at v+1 (a late
+ * claimant of v then matches nothing and retries); a claim left by a process that died mid-write is taken over after
+ * STALE_CLAIM_MS.
+ */
+import type { Db, Filter } from 'mongodb';
+import { AppError } from '@platform/errors';
+import { isDuplicateKeyError } from './mongo-errors';
+
+export const VERSION_CLAIMS_COLLECTION = 'version_claims';
+const STALE_CLAIM_MS = 30_000;
+const MAX_ATTEMPTS = 100;
+
+interface VersionClaim {
+  _id: string;
+  claimedAt: Date;
+}
+
+/** A document that carries the write counter. */
+export interface Versioned {
+  version?: number;
+}
+
+export const versionOf = (document: Versioned): number => document.version ?? 0;
+
+/** Matches the document only while it is still at `version` (documents written before versions count as 0). */
+export const atVersion = <T extends Versioned>(version: number): Filter<T> =>
+  (version === 0 ? { $or: [{ version: 0 }, { version: { $exists: false } }] } : { version }) as Filter<T>;
+
+export interface VersionedWrite<T extends Versioned, R> {
+  db: Db;
+  /** Names the collection in claim ids, e.g. `items`. */
+  resource: string;
+  id: number | string;
+  /** The version the client last saw (If-Match); null: unconditional (still serialised through the claim). */
+  expectedVersion: number | null | undefined;
+  read: () => Promise<T | null>;
+  /**
+   * Writes version `from + 1` only if the document is still at `from` (filter with atVersion); resolves undefined
+   * when it no longer was (the loop then reads again).
+   */
+  write: (from: number, current: T) => Promise<R | undefined>;
+}
+
+export const preconditionFailed = (): AppError =>
+  new AppError(
+    'PRECONDITION_FAILED',
+    'The resource has changed since that version; fetch it again and retry',
+  );
+
+/** Runs one versioned write; resolves null when the document does not exist. */
+export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrite<T, R>): Promise<R | null> {
+  const claims = spec.db.collection<VersionClaim>(VERSION_CLAIMS_COLLECTION);
+  const conditional = spec.expectedVersion !== null && spec.expectedVersion !== undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const current = await spec.read();
+    if (!current) return null;
+    const from = versionOf(current);
+    if (conditional && spec.expectedVersion !== from) throw preconditionFailed();
+    const claimId = `${spec.resource}:${spec.id}:v${from}`;
+    try {
+      await claims.insertOne({ _id: claimId, claimedAt: new Date() });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      if (conditional) throw preconditionFailed();
+      // Someone else is moving it past `from`: wait a little, read again. A claim abandoned mid-write is taken over.
+      await claims.deleteOne({ _id: claimId, claimedAt: { $lt: new Date(Date.now() - STALE_CLAIM_MS) } });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2 + attempt * 3, 50)));
+      continue;
+    }
+    try {
+      const written = await spec.write(from, current);
+      if (written !== undefined) return written;
+      if (conditional) throw preconditionFailed();
+    } finally {
+      await claims.deleteOne({ _id: claimId });
+    }
+  }
+  throw new AppError('CONFLICT', 'The resource is being changed by others; retry');
+}
