@@ -144,7 +144,8 @@ describe('OpenAPI document', () => {
     for (const route of allRoutes) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       for (const [status, response] of Object.entries(envelope['paths'][path][route.method]['responses'] as Json)) {
-        if (Number(status) < 400) continue;
+        // 431 comes from Node's HTTP parser before any route, without a body.
+        if (Number(status) < 400 || status === '431') continue;
         expect({ status, media: Object.keys((response as Json)['content']) }).toEqual({
           status,
           media: ['application/json', 'application/problem+json'],

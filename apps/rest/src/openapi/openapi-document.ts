@@ -135,6 +135,8 @@ const EXAMPLE_ERRORS: Record<number, () => AppError> = {
 
 const exampleError = (status: number, env: RestEnvironment): AppError => {
   if (status === env.VALIDATION_STATUS) return EXAMPLE_ERRORS[422]!();
+  // A 422 where validation answers 400: only an Idempotency-Key reused with another body (always 422).
+  if (status === 422) return new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   if (status === env.LOGIN_FAILURE_STATUS && status === 400) return EXAMPLE_ERRORS[400]!();
   const make = EXAMPLE_ERRORS[status];
   if (make) return make();
@@ -383,6 +385,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.method === 'post') [409, 422].forEach((s) => errorStatuses.add(s));
     if (route.versioned && writes) [412, 428].forEach((s) => errorStatuses.add(s));
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
+    // Node's HTTP parser answers before any route when the request line and headers exceed its limit.
+    responses['431'] ??= {
+      description: 'Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body',
+    };
     // The OAuth2 password flow is the same bearer token, obtained by Swagger UI's Authorize dialog from /token.
     const bearer = [{ bearerAuth: [] }, { oauth2Password: route.scope ? [route.scope] : [] }];
     const security =

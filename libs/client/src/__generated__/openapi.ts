@@ -518,7 +518,7 @@ export interface components {
              * @description The problem type: `https://api-platform.example/problems/<code in kebab case>`, one per `code`; an identifier, not a page to fetch.
              * @enum {string}
              */
-            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable";
+            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable";
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
             /**
@@ -571,10 +571,10 @@ export interface components {
          *     }
          */
         UserCreate: {
-            username: string;
+            username: string & (unknown & unknown);
             /** Format: email */
             email: string;
-            password: string;
+            password: string & (unknown & unknown);
         };
         /** @description Page envelope, variant A (page/size listing) */
         UserPageEnvelope: {
@@ -719,7 +719,7 @@ export interface components {
          */
         ResetPassword: {
             current_password?: string;
-            new_password: string;
+            new_password: string & (unknown & unknown);
         };
         /**
          * @description Access token response.
@@ -758,7 +758,7 @@ export interface components {
             username: string;
             password: string;
             /** @description Space-separated scopes to narrow the token to; each must be granted by the role. Default: every scope of the role. */
-            scope?: string;
+            scope?: string & (unknown & unknown);
             /**
              * @description OAuth2 clients send `password`; optional.
              * @constant
@@ -777,7 +777,7 @@ export interface components {
             username: string;
             password: string;
             /** @description Space-separated scopes to narrow the token to; each must be granted by the role. Default: every scope of the role. */
-            scope?: string;
+            scope?: string & (unknown & unknown);
             /**
              * @description OAuth2 clients send `password`; optional.
              * @constant
@@ -909,7 +909,7 @@ export interface components {
          */
         ItemCreate: {
             /** @description 1 to 200 characters, not only whitespace */
-            name: string;
+            name: string & (unknown & unknown);
             /** @description At most 5000 characters, or null */
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
@@ -955,7 +955,7 @@ export interface components {
          */
         ItemReplace: {
             /** @description 1 to 200 characters, not only whitespace */
-            name: string;
+            name: string & (unknown & unknown);
             /** @description At most 5000 characters, or null */
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
@@ -971,7 +971,7 @@ export interface components {
          */
         ItemUpdate: {
             /** @description 1 to 200 characters, not only whitespace */
-            name?: string;
+            name?: string & (unknown & unknown);
             /** @description At most 5000 characters, or null */
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
@@ -1048,9 +1048,9 @@ export interface components {
          */
         PostCreate: {
             /** @description 1 to 200 characters, not only whitespace */
-            title: string;
+            title: string & (unknown & unknown);
             /** @description 1 to 20000 characters, not only whitespace */
-            body: string;
+            body: string & (unknown & unknown);
         };
         /**
          * @description Full update of a post: title and body are required.
@@ -1061,9 +1061,9 @@ export interface components {
          */
         PostReplace: {
             /** @description 1 to 200 characters, not only whitespace */
-            title: string;
+            title: string & (unknown & unknown);
             /** @description 1 to 20000 characters, not only whitespace */
-            body: string;
+            body: string & (unknown & unknown);
         };
         /**
          * @description Partial update of a post: only the given fields change.
@@ -1073,9 +1073,9 @@ export interface components {
          */
         PostUpdate: {
             /** @description 1 to 200 characters, not only whitespace */
-            title?: string;
+            title?: string & (unknown & unknown);
             /** @description 1 to 20000 characters, not only whitespace */
-            body?: string;
+            body?: string & (unknown & unknown);
         };
         /**
          * @description A comment on a post.
@@ -1137,7 +1137,7 @@ export interface components {
          */
         CommentCreate: {
             /** @description 1 to 5000 characters, not only whitespace */
-            body: string;
+            body: string & (unknown & unknown);
         };
         /**
          * @description Partial update of a comment.
@@ -1147,7 +1147,7 @@ export interface components {
          */
         CommentUpdate: {
             /** @description 1 to 5000 characters, not only whitespace */
-            body?: string;
+            body?: string & (unknown & unknown);
         };
     };
     responses: never;
@@ -1265,6 +1265,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1292,6 +1294,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1309,6 +1315,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["User"][] | components["schemas"]["UserPageEnvelope"] | components["schemas"]["UserCursorEnvelope"] | components["schemas"]["UserV2"][] | components["schemas"]["UserV2PageEnvelope"] | components["schemas"]["UserV2CursorEnvelope"] | components["schemas"]["UserV1"][] | components["schemas"]["UserV1PageEnvelope"] | components["schemas"]["UserV1CursorEnvelope"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -1538,6 +1571,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -1645,6 +1685,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1684,6 +1729,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1738,6 +1787,50 @@ export interface operations {
                      *       "detail": "Malformed JSON body",
                      *       "instance": "/users/7",
                      *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -1972,6 +2065,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -2079,6 +2179,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2106,6 +2208,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,6 +2225,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -2344,6 +2475,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -2453,6 +2591,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -2486,6 +2626,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2501,6 +2643,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -2773,6 +2942,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -3345,6 +3521,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -3760,6 +3943,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -4331,6 +4521,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -4438,6 +4635,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -4471,6 +4673,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,6 +4869,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -4758,6 +5008,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -4866,6 +5123,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -4899,6 +5161,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,6 +5357,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -5186,6 +5496,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -5294,6 +5611,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -5338,6 +5660,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5530,6 +5856,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5713,6 +6083,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -5821,6 +6198,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5868,6 +6250,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5965,6 +6351,50 @@ export interface operations {
                      *       "detail": "Not authenticated",
                      *       "instance": "/users/7",
                      *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -6154,6 +6584,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -6262,6 +6699,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6309,6 +6751,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6406,6 +6852,50 @@ export interface operations {
                      *       "detail": "Not authenticated",
                      *       "instance": "/users/7",
                      *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -6595,6 +7085,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -6703,6 +7200,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6746,6 +7248,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6843,6 +7349,50 @@ export interface operations {
                      *       "detail": "Not authenticated",
                      *       "instance": "/users/7",
                      *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -7032,6 +7582,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -7140,6 +7697,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7183,6 +7745,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7225,6 +7791,94 @@ export interface operations {
                      *       "detail": "Malformed JSON body",
                      *       "instance": "/users/7",
                      *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -7415,6 +8069,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -7522,6 +8183,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7549,6 +8212,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7568,6 +8233,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ApiKey"][];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -7747,6 +8439,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -7854,6 +8553,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7895,6 +8599,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,6 +8979,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -8688,6 +9403,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -8883,6 +9605,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8910,6 +9634,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8926,6 +9654,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Item"][] | components["schemas"]["ItemPageEnvelope"] | components["schemas"]["ItemCursorEnvelope"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -9154,6 +9909,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -9262,6 +10024,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9301,6 +10068,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9442,6 +10213,50 @@ export interface operations {
                      *       "detail": "Not enough permissions. Required: users:read",
                      *       "instance": "/users/7",
                      *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -9631,6 +10446,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -9739,6 +10561,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -9772,6 +10596,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9787,8 +10613,8 @@ export interface operations {
                     "application/json": components["schemas"]["Item"];
                 };
             };
-            /** @description Malformed request */
-            400: {
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
                     "X-Request-Id"?: string;
@@ -9808,924 +10634,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Malformed JSON body"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/bad-request",
-                     *       "title": "Bad request",
-                     *       "status": 400,
-                     *       "detail": "Malformed JSON body",
-                     *       "instance": "/users/7",
-                     *       "code": "BAD_REQUEST",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Authentication missing or failed */
-            401: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not authenticated"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/unauthenticated",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "Not authenticated",
-                     *       "instance": "/users/7",
-                     *       "code": "UNAUTHENTICATED",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Authenticated but lacking permission or scope */
-            403: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not enough permissions. Required: users:read"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Not enough permissions. Required: users:read",
-                     *       "instance": "/users/7",
-                     *       "code": "FORBIDDEN",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Resource not found */
-            404: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "User 7 not found"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/not-found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "detail": "User 7 not found",
-                     *       "instance": "/users/7",
-                     *       "code": "NOT_FOUND",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Validation failed */
-            422: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Validation failed: username: must be at least 3 characters"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/invalid-input",
-                     *       "title": "Validation failed",
-                     *       "status": 422,
-                     *       "detail": "Validation failed: username: must be at least 3 characters",
-                     *       "instance": "/users/7",
-                     *       "errors": [
-                     *         {
-                     *           "field": "username",
-                     *           "message": "must be at least 3 characters"
-                     *         }
-                     *       ],
-                     *       "code": "INVALID_INPUT",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Rate limit exceeded"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/rate-limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "detail": "Rate limit exceeded",
-                     *       "instance": "/users/7",
-                     *       "code": "RATE_LIMITED",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Unexpected server error */
-            500: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Internal server error"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/internal-error",
-                     *       "title": "Internal server error",
-                     *       "status": 500,
-                     *       "detail": "Internal server error",
-                     *       "instance": "/users/7",
-                     *       "code": "INTERNAL_ERROR",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description A dependency is temporarily unavailable */
-            503: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Service temporarily unavailable"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/service-unavailable",
-                     *       "title": "Service unavailable",
-                     *       "status": 503,
-                     *       "detail": "Service temporarily unavailable",
-                     *       "instance": "/users/7",
-                     *       "code": "SERVICE_UNAVAILABLE",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    replaceItem: {
-        parameters: {
-            query?: {
-                /**
-                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
-                 * @example 2
-                 */
-                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-            };
-            header?: {
-                /**
-                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
-                 * @example 2
-                 */
-                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-            };
-            path: {
-                /**
-                 * @description Item id, an integer >= 1 (otherwise 400)
-                 * @example 1
-                 */
-                item_id: number;
-            };
-            cookie?: never;
-        };
-        /** @description A JSON body may also be wrapped as `{"version": 2, "data": <body>}` to name the API version. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Desk lamp",
-                 *       "description": null,
-                 *       "price": 19.5
-                 *     }
-                 */
-                "application/json": components["schemas"]["ItemReplace"];
-            };
-        };
-        responses: {
-            /** @description The item after the update */
-            200: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": 7,
-                     *       "name": "Desk lamp",
-                     *       "description": "Brass, 40 cm",
-                     *       "price": 24.99,
-                     *       "owner_id": 3
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Item"];
-                };
-            };
-            /** @description Malformed request */
-            400: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Malformed JSON body"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/bad-request",
-                     *       "title": "Bad request",
-                     *       "status": 400,
-                     *       "detail": "Malformed JSON body",
-                     *       "instance": "/users/7",
-                     *       "code": "BAD_REQUEST",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Authentication missing or failed */
-            401: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not authenticated"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/unauthenticated",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "Not authenticated",
-                     *       "instance": "/users/7",
-                     *       "code": "UNAUTHENTICATED",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Authenticated but lacking permission or scope */
-            403: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not enough permissions. Required: users:read"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/forbidden",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Not enough permissions. Required: users:read",
-                     *       "instance": "/users/7",
-                     *       "code": "FORBIDDEN",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Resource not found */
-            404: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "User 7 not found"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/not-found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "detail": "User 7 not found",
-                     *       "instance": "/users/7",
-                     *       "code": "NOT_FOUND",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request body too large"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/payload-too-large",
-                     *       "title": "Content too large",
-                     *       "status": 413,
-                     *       "detail": "Request body too large",
-                     *       "instance": "/users/7",
-                     *       "code": "PAYLOAD_TOO_LARGE",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Content-Type must be application/json"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/unsupported-media-type",
-                     *       "title": "Unsupported media type",
-                     *       "status": 415,
-                     *       "detail": "Content-Type must be application/json",
-                     *       "instance": "/users/7",
-                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Validation failed */
-            422: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Validation failed: username: must be at least 3 characters"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/invalid-input",
-                     *       "title": "Validation failed",
-                     *       "status": 422,
-                     *       "detail": "Validation failed: username: must be at least 3 characters",
-                     *       "instance": "/users/7",
-                     *       "errors": [
-                     *         {
-                     *           "field": "username",
-                     *           "message": "must be at least 3 characters"
-                     *         }
-                     *       ],
-                     *       "code": "INVALID_INPUT",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Rate limit exceeded"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/rate-limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "detail": "Rate limit exceeded",
-                     *       "instance": "/users/7",
-                     *       "code": "RATE_LIMITED",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description Unexpected server error */
-            500: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Internal server error"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/internal-error",
-                     *       "title": "Internal server error",
-                     *       "status": 500,
-                     *       "detail": "Internal server error",
-                     *       "instance": "/users/7",
-                     *       "code": "INTERNAL_ERROR",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-            /** @description A dependency is temporarily unavailable */
-            503: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Service temporarily unavailable"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetailError"];
-                    /**
-                     * @example {
-                     *       "type": "https://api-platform.example/problems/service-unavailable",
-                     *       "title": "Service unavailable",
-                     *       "status": 503,
-                     *       "detail": "Service temporarily unavailable",
-                     *       "instance": "/users/7",
-                     *       "code": "SERVICE_UNAVAILABLE",
-                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
-                };
-            };
-        };
-    };
-    deleteItem: {
-        parameters: {
-            query?: {
-                /**
-                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
-                 * @example 2
-                 */
-                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-            };
-            header?: {
-                /**
-                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
-                 * @example 2
-                 */
-                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-            };
-            path: {
-                /**
-                 * @description Item id, an integer >= 1 (otherwise 400)
-                 * @example 1
-                 */
-                item_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted; empty body */
-            204: {
-                headers: {
-                    /** @description Correlation id: the caller's own when sane, else generated. */
-                    "X-Request-Id"?: string;
-                    /** @description The API version that served the response. */
-                    "X-API-Version"?: "1" | "2";
-                    /** @description Requests allowed per window for this caller. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
-                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11002,6 +10912,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -11094,7 +11011,7 @@ export interface operations {
             };
         };
     };
-    updateItem: {
+    replaceItem: {
         parameters: {
             query?: {
                 /**
@@ -11109,6 +11026,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
             };
             path: {
                 /**
@@ -11124,10 +11046,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "price": 21
+                 *       "name": "Desk lamp",
+                 *       "description": null,
+                 *       "price": 19.5
                  *     }
                  */
-                "application/json": components["schemas"]["ItemUpdate"];
+                "application/json": components["schemas"]["ItemReplace"];
             };
         };
         responses: {
@@ -11152,6 +11076,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11343,6 +11269,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -11481,6 +11451,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -11526,6 +11540,1156 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    deleteItem: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Item id, an integer >= 1 (otherwise 400)
+                 * @example 1
+                 */
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; empty body */
+            204: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    updateItem: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Item id, an integer >= 1 (otherwise 400)
+                 * @example 1
+                 */
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON body may also be wrapped as `{"version": 2, "data": <body>}` to name the API version. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 21
+                 *     }
+                 */
+                "application/json": components["schemas"]["ItemUpdate"];
+            };
+        };
+        responses: {
+            /** @description The item after the update */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "name": "Desk lamp",
+                     *       "description": "Brass, 40 cm",
+                     *       "price": 24.99,
+                     *       "owner_id": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/payload-too-large",
+                     *       "title": "Content too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large",
+                     *       "instance": "/users/7",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "instance": "/users/7",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -11714,6 +12878,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -11741,6 +12907,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11759,6 +12929,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -11988,6 +13185,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -12095,6 +13299,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -12133,6 +13342,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12276,6 +13489,50 @@ export interface operations {
                      *       "detail": "Not enough permissions. Required: users:read",
                      *       "instance": "/users/7",
                      *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -12466,6 +13723,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -12573,6 +13837,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -12606,6 +13872,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12622,6 +13890,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Post"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -12894,6 +14189,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -13423,6 +14725,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -13838,6 +15147,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -14366,6 +15682,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -14473,6 +15796,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -14506,6 +15834,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14699,6 +16031,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -14794,6 +16170,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -15211,6 +16594,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -15390,6 +16780,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -15423,6 +16815,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15439,6 +16835,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -15712,6 +17135,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -15819,6 +17249,11 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -15862,6 +17297,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16047,6 +17486,50 @@ export interface operations {
                      *       "detail": "User 7 not found",
                      *       "instance": "/users/7",
                      *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -16237,6 +17720,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -16344,6 +17834,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -16382,6 +17874,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16396,6 +17890,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Comment"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -16668,6 +18189,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -17089,6 +18617,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -17620,6 +19155,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -17799,6 +19341,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -17832,6 +19376,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17850,6 +19398,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -18122,6 +19697,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
@@ -18302,6 +19884,8 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
             };
             path: {
                 /**
@@ -18340,6 +19924,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18356,6 +19944,33 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request */
             400: {
@@ -18628,6 +20243,13 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected server error */
             500: {
