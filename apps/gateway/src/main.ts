@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphqlLimitsOf, isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { AccessTokenStatus, ApiKeyExchange } from '@platform/federation';
+import { createCredentialChecks } from '@platform/federation';
 import { facadeProofChecker } from '@platform/rate-limit';
-import { InternalGraphQLClient, runService } from '@platform/service';
+import { runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
 import { createGatewayApp } from './app';
 import { createGatewayRateLimiter } from './gateway-rate-limit';
@@ -17,19 +17,7 @@ async function main(): Promise<void> {
   const env = loadGatewayEnvironment();
   const logger = createLogger('gateway', env.LOG_LEVEL);
   const supergraphSdl = readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8');
-  // Straight to the auth subgraph (its internal _verifyApiKey is not in the supergraph's API schema).
-  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, {
-    caller: 'gateway',
-    jwtSecret: env.jwtSecret,
-    subgraphSecret: env.subgraphSecret,
-    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
-  });
-  const usersClient = new InternalGraphQLClient(env.USERS_SUBGRAPH_URL, {
-    caller: 'gateway',
-    jwtSecret: env.jwtSecret,
-    subgraphSecret: env.subgraphSecret,
-    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
-  });
+  const credentials = createCredentialChecks(env, 'gateway');
   const rateLimiter = createGatewayRateLimiter({
     redisUrl: env.REDIS_URL,
     points: env.RATE_LIMIT_POINTS,
@@ -68,17 +56,8 @@ async function main(): Promise<void> {
     introspection: env.GRAPHQL_INTROSPECTION,
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
-    apiKeys: new ApiKeyExchange({
-      auth: authClient,
-      jwtSecret: env.jwtSecret,
-      cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
-      cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
-    }),
-    tokenStatus: new AccessTokenStatus({
-      users: usersClient,
-      jwtSecret: env.jwtSecret,
-      cacheTtlMs: env.TOKEN_STATUS_CACHE_TTL_MS,
-    }),
+    apiKeys: credentials.apiKeys,
+    tokenStatus: credentials.tokenStatus,
     limits: graphqlLimitsOf(env),
     subgraphSecret: env.subgraphSecret,
     trustProxy: env.TRUST_PROXY,
@@ -107,8 +86,7 @@ async function main(): Promise<void> {
       // Until the metrics listener exports app.fieldUsage, the counts since start are at least in the log.
       logger.info({ usage: app.fieldUsage.snapshot() }, 'graphql field usage since start');
       await app.server.stop();
-      await authClient.close();
-      await usersClient.close();
+      await credentials.close();
       await app.close();
       await rateLimiter.close();
       await apqCache?.close();

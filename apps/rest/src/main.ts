@@ -2,13 +2,13 @@
 // First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
 import './tracing';
 import { createLogger } from '@platform/logging';
-import { InternalGraphQLClient, runService } from '@platform/service';
+import { runService } from '@platform/service';
 import { loadRestEnvironment } from './environment';
 import { createRestApp } from './app';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { subgraphUrlsOf } from '@platform/config';
-import { AccessTokenStatus, ApiKeyExchange } from '@platform/federation';
+import { createCredentialChecks } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { facadeProofHeaders } from '@platform/rate-limit';
 import { GatewayClient, type Gateway } from './gateway/gateway-client';
@@ -57,40 +57,16 @@ async function main(): Promise<void> {
 async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gateway> {
   if (env.GATEWAY_MODE === 'remote')
     return new GatewayClient(env.GATEWAY_URL, env.GATEWAY_TIMEOUT_MS, facadeProofHeaders(env.jwtSecret));
-  // Straight to the auth subgraph for API keys, as the gateway does (its _verifyApiKey is not in the supergraph).
-  const authClient = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, {
-    caller: 'rest',
-    jwtSecret: env.jwtSecret,
-    subgraphSecret: env.subgraphSecret,
-    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
-  });
-  const usersClient = new InternalGraphQLClient(env.USERS_SUBGRAPH_URL, {
-    caller: 'rest',
-    jwtSecret: env.jwtSecret,
-    subgraphSecret: env.subgraphSecret,
-    timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
-  });
+  const credentials = createCredentialChecks(env, 'rest');
   const embedded = await EmbeddedGateway.start({
     supergraphSdl: readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8'),
     subgraphUrls: subgraphUrlsOf(env),
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
     subgraphSecret: env.subgraphSecret,
     logger,
-    apiKeys: new ApiKeyExchange({
-      auth: authClient,
-      jwtSecret: env.jwtSecret,
-      cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
-      cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
-    }),
-    tokenStatus: new AccessTokenStatus({
-      users: usersClient,
-      jwtSecret: env.jwtSecret,
-      cacheTtlMs: env.TOKEN_STATUS_CACHE_TTL_MS,
-    }),
-    onClose: async () => {
-      await authClient.close();
-      await usersClient.close();
-    },
+    apiKeys: credentials.apiKeys,
+    tokenStatus: credentials.tokenStatus,
+    onClose: () => credentials.close(),
   });
   logger.info({ subgraphs: subgraphUrlsOf(env) }, 'gateway embedded: operations run in this process');
   return embedded;

@@ -26,3 +26,4 @@ export {
   invalidTokenError,
   type AccessTokenStatusOptions,
 } from './access-token-status';
+export { createCredentialChecks, type CredentialChecks } from './credential-checks';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logging';
-import { connectRedis } from './limiter-backend';
+import { closeRedis, connectRedis } from './limiter-backend';
 
 /** A stored outcome: what a replay sends back. */
 export interface StoredResponse {
@@ -97,13 +97,6 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
       guarded(async () => {
         await client().del(redisKeyOf(caller, key));
       }),
-    close: async () => {
-      if (!redis) return;
-      try {
-        await redis.quit();
-      } catch {
-        redis.disconnect();
-      }
-    },
+    close: () => closeRedis(redis),
   };
 }
