@@ -24,3 +24,4 @@ export {
   type GraphQLLimitsSetup,
 } from './graphql-limits';
 export { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
+export type { EntityReference } from './entity-reference';
