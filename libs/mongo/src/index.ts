@@ -13,10 +13,13 @@ export { ensureIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
 export {
   writeVersioned,
+  updateVersioned,
+  deleteVersioned,
   versionOf,
   atVersion,
   VERSION_CLAIMS_COLLECTION,
   type Versioned,
   type VersionedWrite,
+  type VersionedCollection,
 } from './version-claims';
 export { monitorMongo } from './mongo-metrics';

@@ -1,6 +1,13 @@
 /** The items collection: items keyed by integer id, price in integer cents, owner by user id. */
 import type { Collection, Db, Filter, Sort } from 'mongodb';
-import { atVersion, findByIds, nextSequenceValue, writeVersioned, type IndexSpec } from '@platform/mongo';
+import {
+  deleteVersioned,
+  findByIds,
+  nextSequenceValue,
+  updateVersioned,
+  type IndexSpec,
+  type VersionedCollection,
+} from '@platform/mongo';
 
 export interface ItemDocument {
   _id: number;
@@ -34,9 +41,11 @@ export interface ListPlan {
 
 export class ItemRepository {
   private readonly items: Collection<ItemDocument>;
+  private readonly versioned: VersionedCollection<ItemDocument>;
 
   constructor(private readonly db: Db) {
     this.items = db.collection<ItemDocument>(ITEMS_COLLECTION);
+    this.versioned = { db, collection: this.items };
   }
 
   /** Allocates the next id (unique even under concurrency: see nextSequenceValue) and inserts the document built with it. */
@@ -86,35 +95,12 @@ export class ItemRepository {
     now: Date,
     expectedVersion?: number | null,
   ): Promise<ItemDocument | null> {
-    return writeVersioned({
-      db: this.db,
-      resource: ITEMS_COLLECTION,
-      id,
-      expectedVersion,
-      read: () => this.findById(id),
-      write: async (from) =>
-        (await this.items.findOneAndUpdate(
-          { _id: id, ...atVersion<ItemDocument>(from) },
-          { $set: { ...changes, updatedAt: now, version: from + 1 } },
-          { returnDocument: 'after' },
-        )) ?? undefined,
-    });
+    return updateVersioned(this.versioned, id, { ...changes, updatedAt: now }, expectedVersion);
   }
 
   /** Deletes the item (at `expectedVersion` when given); false when it does not exist. */
-  async deleteById(id: number, expectedVersion?: number | null): Promise<boolean> {
-    const deleted = await writeVersioned({
-      db: this.db,
-      resource: ITEMS_COLLECTION,
-      id,
-      expectedVersion,
-      read: () => this.findById(id),
-      write: async (from) =>
-        (await this.items.deleteOne({ _id: id, ...atVersion<ItemDocument>(from) })).deletedCount === 1
-          ? true
-          : undefined,
-    });
-    return deleted === true;
+  deleteById(id: number, expectedVersion?: number | null): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion);
   }
 
   async deleteByOwner(ownerId: number): Promise<number> {
