@@ -24,3 +24,18 @@ export {
   type GraphQLLimitsSetup,
 } from './graphql-limits';
 export { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
+export {
+  RecordService,
+  type RecordServiceOptions,
+  type RecordParent,
+  type RecordKind,
+  type RecordWriteArgs,
+} from './record-service';
+export {
+  entityReference,
+  recordQueries,
+  recordMutations,
+  userRecordsResolvers,
+  type RecordOperations,
+} from './record-resolvers';
+export { byIdLoader, groupedLoaders } from './record-loaders';

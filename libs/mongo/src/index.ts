@@ -19,4 +19,10 @@ export {
   type Versioned,
   type VersionedWrite,
 } from './version-claims';
+export {
+  RecordRepository,
+  type VersionedRecord,
+  type RecordChanges,
+  type RecordListPlan,
+} from './record-repository';
 export { monitorMongo } from './mongo-metrics';
