@@ -22,4 +22,10 @@ export {
   type VersionedWrite,
   type VersionedCollection,
 } from './version-claims';
+export {
+  RecordRepository,
+  type VersionedRecord,
+  type RecordChanges,
+  type RecordListPlan,
+} from './record-repository';
 export { monitorMongo } from './mongo-metrics';
