@@ -4,11 +4,11 @@
  * writeVersioned, so each record that uses it carries `version` and honours If-Match by construction (ADR 0012).
  * A resource's own repository extends it only with what is its own (indexes, cascades by parent).
  */
-import type { Collection, Db, Filter, OptionalUnlessRequiredId, Sort } from 'mongodb';
+import type { Collection, Db, Filter, MatchKeysAndValues, OptionalUnlessRequiredId, Sort } from 'mongodb';
 import type { MongoListPlan } from '@platform/listing';
 import { nextSequenceValue } from './counters';
 import { findByIds } from './find-by-ids';
-import { atVersion, writeVersioned, type Versioned } from './version-claims';
+import { deleteVersioned, updateVersioned, type Versioned, type VersionedCollection } from './version-claims';
 
 /** A record this repository keeps: an integer `_id`, a write counter and the time of its last change. */
 export interface VersionedRecord extends Versioned {
@@ -24,6 +24,7 @@ export type RecordListPlan = Pick<MongoListPlan, 'filter' | 'sort' | 'skip' | 'l
 
 export class RecordRepository<T extends VersionedRecord> {
   protected readonly collection: Collection<T>;
+  private readonly target: VersionedCollection<T>;
 
   /** `name` is the collection, the id sequence and the prefix of version claims alike. */
   constructor(
@@ -31,6 +32,7 @@ export class RecordRepository<T extends VersionedRecord> {
     readonly name: string,
   ) {
     this.collection = db.collection<T>(name);
+    this.target = { db, collection: this.collection };
   }
 
   /** Allocates the next id (unique even under concurrency: see nextSequenceValue) and inserts the document built with it. */
@@ -75,14 +77,7 @@ export class RecordRepository<T extends VersionedRecord> {
    * PRECONDITION_FAILED when `expectedVersion` is given and the record is at another version (see writeVersioned).
    */
   update(id: number, changes: RecordChanges<T>, now: Date, expectedVersion?: number | null): Promise<T | null> {
-    return this.writeVersioned(id, expectedVersion, async (from) => {
-      const after = await this.collection.findOneAndUpdate(
-        { ...this.byId(id), ...atVersion<T>(from) },
-        { $set: { ...changes, updatedAt: now, version: from + 1 } as Partial<T> },
-        { returnDocument: 'after' },
-      );
-      return (after as T | null) ?? undefined;
-    });
+    return updateVersioned(this.target, id, { ...changes, updatedAt: now } as MatchKeysAndValues<T>, expectedVersion);
   }
 
   /**
@@ -90,17 +85,8 @@ export class RecordRepository<T extends VersionedRecord> {
    * on the record's version is held and before the record goes: a stale If-Match changes nothing, and a cascade that
    * fails half-way leaves the record in place, so retrying the delete completes it.
    */
-  async deleteById(
-    id: number,
-    expectedVersion?: number | null,
-    cascade?: () => Promise<void>,
-  ): Promise<boolean> {
-    const deleted = await this.writeVersioned(id, expectedVersion, async (from) => {
-      await cascade?.();
-      const result = await this.collection.deleteOne({ ...this.byId(id), ...atVersion<T>(from) });
-      return result.deletedCount === 1 ? true : undefined;
-    });
-    return deleted === true;
+  deleteById(id: number, expectedVersion?: number | null, cascade?: () => Promise<void>): Promise<boolean> {
+    return deleteVersioned(this.target, id, expectedVersion, {}, cascade && (() => cascade()));
   }
 
   /** Removes a record with no version check: only for undoing an insert that lost a race (DeletionGuard). */
@@ -116,21 +102,6 @@ export class RecordRepository<T extends VersionedRecord> {
   async idsWhere(filter: Filter<T>): Promise<number[]> {
     const docs = await this.collection.find(filter, { projection: { _id: 1 } }).toArray();
     return docs.map((doc) => doc._id as number);
-  }
-
-  private writeVersioned<R>(
-    id: number,
-    expectedVersion: number | null | undefined,
-    write: (from: number) => Promise<R | undefined>,
-  ): Promise<R | null> {
-    return writeVersioned({
-      db: this.db,
-      resource: this.name,
-      id,
-      expectedVersion,
-      read: () => this.findById(id),
-      write,
-    });
   }
 
   private byId(id: number): Filter<T> {
