@@ -9,13 +9,15 @@ import { isEntityId } from '@platform/contracts';
 import { parseNestedFirst, type ConnectionArgs } from '@platform/listing';
 import type { RecordWriteArgs } from './record-service';
 
-/** What the resolvers call on a record's service (RecordService provides all of it). */
+/** What the resolvers call on a record's service: RecordService's use cases and the record type's own `create`. */
 export interface RecordOperations {
   get(caller: Caller, rawId: unknown, rawParentId?: unknown): Promise<unknown>;
   list(caller: Caller, args: ConnectionArgs, rawParentId?: unknown): Promise<unknown>;
   replace(...args: RecordWriteArgs): Promise<unknown>;
   update(...args: RecordWriteArgs): Promise<unknown>;
   delete(caller: Caller, rawId: unknown, expectedVersion?: number | null, rawParentId?: unknown): Promise<boolean>;
+  /** Each record type's own (RecordService leaves creation to it). */
+  create(caller: Caller, rawInput: unknown, rawParentId?: unknown): Promise<unknown>;
 }
 
 type Args = Record<string, unknown>;
@@ -49,14 +51,15 @@ export function recordQueries<C extends Caller>(
   };
 }
 
-/** The write mutations of a record type (`replaceItem`, `updateItem`, `deleteItem`), each honouring `expectedVersion`. */
+/** The write mutations of a record type (`createItem`, `replaceItem`, ...); the versioned ones honour `expectedVersion`. */
 export function recordMutations<C extends Caller>(
-  names: { replace?: string; update: string; delete: string },
+  names: { create: string; replace?: string; update: string; delete: string },
   serviceOf: (context: C) => RecordOperations,
   parentArgument?: string,
 ) {
   const parentOf = (args: WriteArgs) => (parentArgument ? args[parentArgument] : undefined);
   const mutations: Record<string, (parent: unknown, args: WriteArgs, context: C) => Promise<unknown>> = {
+    [names.create]: (_, args, context) => serviceOf(context).create(context, args.input, parentOf(args)),
     [names.update]: (_, args, context) =>
       serviceOf(context).update(context, args.id, args.input, args.expectedVersion, parentOf(args)),
     [names.delete]: (_, args, context) =>

@@ -6,9 +6,10 @@ const items = (context: ItemsContext) => context.services.items;
 
 export const mutationResolvers = {
   Mutation: {
-    createItem: (_: unknown, args: { input: unknown }, context: ItemsContext) =>
-      items(context).create(context, args.input),
-    ...recordMutations({ replace: 'replaceItem', update: 'updateItem', delete: 'deleteItem' }, items),
+    ...recordMutations(
+      { create: 'createItem', replace: 'replaceItem', update: 'updateItem', delete: 'deleteItem' },
+      items,
+    ),
     _purgeOwner: (_: unknown, args: { userId: string }, context: ItemsContext) =>
       items(context).purgeOwner(context, args.userId),
   },
