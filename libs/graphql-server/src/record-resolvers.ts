@@ -51,22 +51,26 @@ export function recordQueries<C extends Caller>(
   };
 }
 
-/** The write mutations of a record type (`createItem`, `replaceItem`, ...); the versioned ones honour `expectedVersion`. */
+/**
+ * The write mutations of a record type, named after it (`Item`: createItem, replaceItem, updateItem, deleteItem); the
+ * versioned ones honour `expectedVersion`. `replace: false` for a type without a full update; `parent` names the
+ * argument holding the parent's id (`postId`).
+ */
 export function recordMutations<C extends Caller>(
-  names: { create: string; replace?: string; update: string; delete: string },
+  label: string,
   serviceOf: (context: C) => RecordOperations,
-  parentArgument?: string,
+  options: { replace?: boolean; parent?: string } = {},
 ) {
-  const parentOf = (args: WriteArgs) => (parentArgument ? args[parentArgument] : undefined);
+  const parentOf = (args: WriteArgs) => (options.parent ? args[options.parent] : undefined);
   const mutations: Record<string, (parent: unknown, args: WriteArgs, context: C) => Promise<unknown>> = {
-    [names.create]: (_, args, context) => serviceOf(context).create(context, args.input, parentOf(args)),
-    [names.update]: (_, args, context) =>
+    [`create${label}`]: (_, args, context) => serviceOf(context).create(context, args.input, parentOf(args)),
+    [`update${label}`]: (_, args, context) =>
       serviceOf(context).update(context, args.id, args.input, args.expectedVersion, parentOf(args)),
-    [names.delete]: (_, args, context) =>
+    [`delete${label}`]: (_, args, context) =>
       serviceOf(context).delete(context, args.id, args.expectedVersion, parentOf(args)),
   };
-  if (names.replace)
-    mutations[names.replace] = (_, args, context) =>
+  if (options.replace !== false)
+    mutations[`replace${label}`] = (_, args, context) =>
       serviceOf(context).replace(context, args.id, args.input, args.expectedVersion, parentOf(args));
   return mutations;
 }

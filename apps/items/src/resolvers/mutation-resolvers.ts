@@ -6,10 +6,7 @@ const items = (context: ItemsContext) => context.services.items;
 
 export const mutationResolvers = {
   Mutation: {
-    ...recordMutations(
-      { create: 'createItem', replace: 'replaceItem', update: 'updateItem', delete: 'deleteItem' },
-      items,
-    ),
+    ...recordMutations('Item', items),
     _purgeOwner: (_: unknown, args: { userId: string }, context: ItemsContext) =>
       items(context).purgeOwner(context, args.userId),
   },

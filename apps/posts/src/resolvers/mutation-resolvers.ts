@@ -8,17 +8,10 @@ const comments = (context: PostsContext) => context.services.comments;
 
 export const mutationResolvers = {
   Mutation: {
-    ...recordMutations(
-      { create: 'createPost', replace: 'replacePost', update: 'updatePost', delete: 'deletePost' },
-      posts,
-    ),
+    ...recordMutations('Post', posts),
     likePost: (_: unknown, args: IdArgs, context: PostsContext) => posts(context).like(context, args.id),
     unlikePost: (_: unknown, args: IdArgs, context: PostsContext) => posts(context).unlike(context, args.id),
-    ...recordMutations(
-      { create: 'createComment', update: 'updateComment', delete: 'deleteComment' },
-      comments,
-      'postId',
-    ),
+    ...recordMutations('Comment', comments, { replace: false, parent: 'postId' }),
     _purgeAuthor: (_: unknown, args: { userId: string }, context: PostsContext) =>
       posts(context).purgeAuthor(context, args.userId),
   },
