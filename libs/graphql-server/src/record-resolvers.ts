@@ -9,13 +9,15 @@ import { isEntityId } from '@platform/contracts';
 import { parseNestedFirst, type ConnectionArgs } from '@platform/listing';
 import type { RecordWriteArgs } from './record-service';
 
-/** What the resolvers call on a record's service (RecordService provides all of it). */
+/** What the resolvers call on a record's service: RecordService's use cases and the record type's own `create`. */
 export interface RecordOperations {
   get(caller: Caller, rawId: unknown, rawParentId?: unknown): Promise<unknown>;
   list(caller: Caller, args: ConnectionArgs, rawParentId?: unknown): Promise<unknown>;
   replace(...args: RecordWriteArgs): Promise<unknown>;
   update(...args: RecordWriteArgs): Promise<unknown>;
   delete(caller: Caller, rawId: unknown, expectedVersion?: number | null, rawParentId?: unknown): Promise<boolean>;
+  /** Each record type's own (RecordService leaves creation to it). */
+  create(caller: Caller, rawInput: unknown, rawParentId?: unknown): Promise<unknown>;
 }
 
 type Args = Record<string, unknown>;
@@ -49,21 +51,26 @@ export function recordQueries<C extends Caller>(
   };
 }
 
-/** The write mutations of a record type (`replaceItem`, `updateItem`, `deleteItem`), each honouring `expectedVersion`. */
+/**
+ * The write mutations of a record type, named after it (`Item`: createItem, replaceItem, updateItem, deleteItem); the
+ * versioned ones honour `expectedVersion`. `replace: false` for a type without a full update; `parent` names the
+ * argument holding the parent's id (`postId`).
+ */
 export function recordMutations<C extends Caller>(
-  names: { replace?: string; update: string; delete: string },
+  label: string,
   serviceOf: (context: C) => RecordOperations,
-  parentArgument?: string,
+  options: { replace?: boolean; parent?: string } = {},
 ) {
-  const parentOf = (args: WriteArgs) => (parentArgument ? args[parentArgument] : undefined);
+  const parentOf = (args: WriteArgs) => (options.parent ? args[options.parent] : undefined);
   const mutations: Record<string, (parent: unknown, args: WriteArgs, context: C) => Promise<unknown>> = {
-    [names.update]: (_, args, context) =>
+    [`create${label}`]: (_, args, context) => serviceOf(context).create(context, args.input, parentOf(args)),
+    [`update${label}`]: (_, args, context) =>
       serviceOf(context).update(context, args.id, args.input, args.expectedVersion, parentOf(args)),
-    [names.delete]: (_, args, context) =>
+    [`delete${label}`]: (_, args, context) =>
       serviceOf(context).delete(context, args.id, args.expectedVersion, parentOf(args)),
   };
-  if (names.replace)
-    mutations[names.replace] = (_, args, context) =>
+  if (options.replace !== false)
+    mutations[`replace${label}`] = (_, args, context) =>
       serviceOf(context).replace(context, args.id, args.input, args.expectedVersion, parentOf(args));
   return mutations;
 }

@@ -6,9 +6,7 @@ const items = (context: ItemsContext) => context.services.items;
 
 export const mutationResolvers = {
   Mutation: {
-    createItem: (_: unknown, args: { input: unknown }, context: ItemsContext) =>
-      items(context).create(context, args.input),
-    ...recordMutations({ replace: 'replaceItem', update: 'updateItem', delete: 'deleteItem' }, items),
+    ...recordMutations('Item', items),
     _purgeOwner: (_: unknown, args: { userId: string }, context: ItemsContext) =>
       items(context).purgeOwner(context, args.userId),
   },

@@ -35,7 +35,7 @@ export class CommentService extends RecordService<CommentDocument> {
     });
   }
 
-  async create(caller: Caller, rawPostId: unknown, rawInput: unknown): Promise<CommentDocument> {
+  async create(caller: Caller, rawInput: unknown, rawPostId: unknown): Promise<CommentDocument> {
     const authorId = actingUserId(this.writer(caller));
     const postId = parseEntityId(rawPostId, 'postId');
     const input = parseInput(CommentCreate, rawInput ?? {}, 'input');

@@ -8,14 +8,10 @@ const comments = (context: PostsContext) => context.services.comments;
 
 export const mutationResolvers = {
   Mutation: {
-    createPost: (_: unknown, args: { input: unknown }, context: PostsContext) =>
-      posts(context).create(context, args.input),
-    ...recordMutations({ replace: 'replacePost', update: 'updatePost', delete: 'deletePost' }, posts),
+    ...recordMutations('Post', posts),
     likePost: (_: unknown, args: IdArgs, context: PostsContext) => posts(context).like(context, args.id),
     unlikePost: (_: unknown, args: IdArgs, context: PostsContext) => posts(context).unlike(context, args.id),
-    createComment: (_: unknown, args: { postId: string; input: unknown }, context: PostsContext) =>
-      comments(context).create(context, args.postId, args.input),
-    ...recordMutations({ update: 'updateComment', delete: 'deleteComment' }, comments, 'postId'),
+    ...recordMutations('Comment', comments, { replace: false, parent: 'postId' }),
     _purgeAuthor: (_: unknown, args: { userId: string }, context: PostsContext) =>
       posts(context).purgeAuthor(context, args.userId),
   },

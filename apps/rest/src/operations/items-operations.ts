@@ -1,6 +1,6 @@
 /** Fixed GraphQL documents for the items routes; variables carry every value, so the gateway's caches hit. */
 import { operation } from '../gateway/gateway-client';
-import { listOperation, versionedDelete, versionedWrite } from './record-operations';
+import { createOperation, listOperation, versionedDelete, versionedWrite } from './record-operations';
 
 export interface ItemNode {
   id: string;
@@ -20,11 +20,7 @@ export const GetItem = operation<{ item: ItemNode | null }>(
 
 export const ListItems = listOperation<'items', ItemNode>('ListItems', 'items', 'ItemFilter', ITEM_FIELDS);
 
-export const CreateItem = operation<{ createItem: ItemNode }>(
-  'CreateItem',
-  `mutation CreateItem($input: CreateItemInput!) { createItem(input: $input) { ${ITEM_FIELDS} } }`,
-);
-
+export const CreateItem = createOperation<ItemNode>('Item', ITEM_FIELDS);
 export const ReplaceItem = versionedWrite<ItemNode>('Replace', 'Item', 'ReplaceItemInput', ITEM_FIELDS);
 export const UpdateItem = versionedWrite<ItemNode>('Update', 'Item', 'UpdateItemInput', ITEM_FIELDS);
 export const DeleteItem = versionedDelete('Item');

@@ -4,6 +4,8 @@ import {
   LIST_ARGS,
   LIST_VARIABLES,
   PAGE,
+  createOperation,
+  idMutation,
   listOperation,
   versionedDelete,
   versionedWrite,
@@ -49,24 +51,13 @@ export const ListArticles = operation<{ user: { id: string } | null; posts: Conn
 }`,
 );
 
-export const CreatePost = operation<{ createPost: PostNode }>(
-  'CreatePost',
-  `mutation CreatePost($input: CreatePostInput!) { createPost(input: $input) { ${POST_FIELDS} } }`,
-);
-
+export const CreatePost = createOperation<PostNode>('Post', POST_FIELDS);
 export const ReplacePost = versionedWrite<PostNode>('Replace', 'Post', 'CreatePostInput', POST_FIELDS);
 export const UpdatePost = versionedWrite<PostNode>('Update', 'Post', 'UpdatePostInput', POST_FIELDS);
 export const DeletePost = versionedDelete('Post');
 
-export const LikePost = operation<{ likePost: PostNode }>(
-  'LikePost',
-  `mutation LikePost($id: ID!) { likePost(id: $id) { ${POST_FIELDS} } }`,
-);
-
-export const UnlikePost = operation<{ unlikePost: PostNode }>(
-  'UnlikePost',
-  `mutation UnlikePost($id: ID!) { unlikePost(id: $id) { ${POST_FIELDS} } }`,
-);
+export const LikePost = idMutation<PostNode>('LikePost', POST_FIELDS);
+export const UnlikePost = idMutation<PostNode>('UnlikePost', POST_FIELDS);
 
 export const ListComments = listOperation<'comments', CommentNode>('ListComments', 'comments', 'CommentFilter', COMMENT_FIELDS, 'postId');
 
@@ -87,10 +78,6 @@ export const GetComment = operation<{ comment: CommentNode | null }>(
   `query GetComment($id: ID!, $postId: ID) { comment(id: $id, postId: $postId) { ${COMMENT_FIELDS} } }`,
 );
 
-export const CreateComment = operation<{ createComment: CommentNode }>(
-  'CreateComment',
-  `mutation CreateComment($postId: ID!, $input: CreateCommentInput!) { createComment(postId: $postId, input: $input) { ${COMMENT_FIELDS} } }`,
-);
-
+export const CreateComment = createOperation<CommentNode>('Comment', COMMENT_FIELDS, 'postId');
 export const UpdateComment = versionedWrite<CommentNode>('Update', 'Comment', 'UpdateCommentInput', COMMENT_FIELDS, 'postId');
 export const DeleteComment = versionedDelete('Comment', 'postId');

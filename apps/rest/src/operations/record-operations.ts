@@ -58,3 +58,18 @@ export function versionedDelete(label: string, parent?: string): Operation<Recor
     `mutation Delete${label}($id: ID!${variable}, $expectedVersion: Int) { delete${label}(id: $id${argument}, expectedVersion: $expectedVersion) }`,
   );
 }
+
+/** `mutation CreateItem($input: CreateItemInput!) { createItem(input: $input) { fields } }`; `parent` (postId) optional. */
+export function createOperation<N>(label: string, fields: string, parent?: string): Operation<Record<string, N>> {
+  const [variable, argument] = parent ? [`$${parent}: ID!, `, `${parent}: $${parent}, `] : ['', ''];
+  return operation(
+    `Create${label}`,
+    `mutation Create${label}(${variable}$input: Create${label}Input!) { create${label}(${argument}input: $input) { ${fields} } }`,
+  );
+}
+
+/** An action on one record by id: `mutation LikePost($id: ID!) { likePost(id: $id) { fields } }`. */
+export function idMutation<N>(name: string, fields: string): Operation<Record<string, N>> {
+  const field = `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
+  return operation(name, `mutation ${name}($id: ID!) { ${field}(id: $id) { ${fields} } }`);
+}
