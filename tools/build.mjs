@@ -152,6 +152,8 @@ export async function buildAll() {
     // bench/schemathesis.mjs: the long Schemathesis run.
     ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
     ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
+    // `npm run bench:sizing`: FerretDB v1's cost per query shape as the users collection grows (bench/sizing.ts).
+    ['tools/bench-sizing', join(root, 'bench', 'sizing.ts')],
   ]);
   await build({ ...NODE_BUNDLE, entryPoints, outdir: join(root, 'dist'), sourcemap: 'linked' });
   await finishApps(APPS);
