@@ -1294,7 +1294,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
                     Link?: string;
@@ -1337,7 +1337,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2208,7 +2208,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2247,7 +2247,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2626,7 +2626,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2665,7 +2665,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -8212,7 +8212,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -8255,7 +8255,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -9634,7 +9634,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
                     Link?: string;
@@ -9676,7 +9676,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -10596,7 +10596,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -10634,7 +10634,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -11076,7 +11076,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -12219,7 +12219,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -12907,7 +12907,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
                     Link?: string;
@@ -12951,7 +12951,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -13872,7 +13872,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -13912,7 +13912,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -14353,7 +14353,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -15498,7 +15498,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -17098,7 +17098,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
                     Link?: string;
@@ -17140,7 +17140,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -18157,7 +18157,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -18195,7 +18195,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -19161,7 +19161,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -19847,7 +19847,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
                     Link?: string;
@@ -19891,7 +19891,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -20395,7 +20395,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
                     Link?: string;
@@ -20437,7 +20437,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
