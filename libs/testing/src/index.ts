@@ -45,3 +45,4 @@ export {
 } from './go-tools';
 export { parsePrometheusText, promtoolCheckMetrics, samplesOf, type Sample } from './prometheus';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
+export { errorCodes, stackSubgraphUrls, suiteApps, unique } from './suite-apps';
