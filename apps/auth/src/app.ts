@@ -1,9 +1,5 @@
 /** Assembles the auth subgraph from its dependencies; main.ts listens, tests call it in-process. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Db } from 'mongodb';
-import type { ApolloServer } from '@apollo/server';
-import type { Logger } from '@platform/logging';
-import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
+import { startSubgraph, type StartedSubgraph, type SubgraphAppDeps } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
 import { CredentialService } from './domain/credential-service';
@@ -23,14 +19,7 @@ import {
   apiKeyTypeResolvers,
 } from './resolvers/api-key-resolvers';
 
-export interface AuthAppDeps {
-  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
-  limits?: GraphQLLimits | undefined;
-  db: Db;
-  logger: Logger;
-  jwtSecret: string;
-  production: boolean;
-  maxBodyBytes: number;
+export interface AuthAppDeps extends SubgraphAppDeps {
   /** Role and state of a key's owner (the users subgraph's `_accountStatus`). */
   apiKeyOwners: ApiKeyOwners;
   bootstrapApiKey?: string | undefined;
@@ -42,10 +31,7 @@ export interface AuthAppDeps {
   loginLimiter: Limiter;
 }
 
-export interface AuthApp {
-  server: ApolloServer<AuthContext>;
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
-}
+export type AuthApp = StartedSubgraph<AuthContext>;
 
 export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
   const credentialRepository = new CredentialRepository(deps.db);
@@ -72,18 +58,13 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     Query: { ...queryResolvers.Query, ...apiKeyQueryResolvers },
     Mutation: { ...mutationResolvers.Mutation, ...apiKeyMutationResolvers },
   };
-  const { server, handler } = await startSubgraph<AuthContext>({
+  return startSubgraph<AuthContext>({
+    ...deps,
     typeDefs,
     resolvers,
-    production: deps.production,
-    limits: deps.limits,
-    jwtSecret: deps.jwtSecret,
-    maxBodyBytes: deps.maxBodyBytes,
-    logger: deps.logger,
     context: (base) => ({
       ...base,
       services: { credentials, apiKeys, tokens },
     }),
   });
-  return { server, handler };
 }

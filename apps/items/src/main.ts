@@ -11,14 +11,5 @@ runSubgraph({
   loadEnvironment: loadItemsEnvironment,
   indexes: itemIndexes,
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, limits, commandStats }) =>
-    createItemsApp({
-      db: mongo.db,
-      logger,
-      jwtSecret: env.jwtSecret,
-      production,
-      limits,
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      commandStats,
-    }),
+  createApp: ({ deps }) => createItemsApp(deps),
 });

@@ -13,14 +13,5 @@ runSubgraph({
   loadEnvironment: loadPostsEnvironment,
   indexes: [...postIndexes, ...commentIndexes, ...likeIndexes],
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, limits, commandStats }) =>
-    createPostsApp({
-      db: mongo.db,
-      logger,
-      jwtSecret: env.jwtSecret,
-      production,
-      limits,
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      commandStats,
-    }),
+  createApp: ({ deps }) => createPostsApp(deps),
 });

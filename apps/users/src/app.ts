@@ -1,10 +1,6 @@
 /** Assembles the users subgraph from its dependencies; main.ts listens, tests call it in-process. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Db } from 'mongodb';
-import type { ApolloServer } from '@apollo/server';
-import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
+import { startSubgraph, type StartedSubgraph, type SubgraphAppDeps } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
 import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';
@@ -14,21 +10,12 @@ import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 
-export interface UsersAppDeps {
-  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
-  limits?: GraphQLLimits | undefined;
-  db: Db;
-  logger: Logger;
-  jwtSecret: string;
-  production: boolean;
-  maxBodyBytes: number;
+export interface UsersAppDeps extends SubgraphAppDeps {
   credentials: CredentialStore;
   purger: AccountPurger;
 }
 
-export interface UsersApp {
-  server: ApolloServer<UsersContext>;
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
+export interface UsersApp extends StartedSubgraph<UsersContext> {
   users: UserService;
 }
 
@@ -37,13 +24,9 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const users = new UserService(repository, deps.credentials, deps.purger, deps.logger);
   const listing = new UserListing(users, repository, deriveCursorSecret(deps.jwtSecret));
   const { server, handler } = await startSubgraph<UsersContext>({
+    ...deps,
     typeDefs,
     resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
-    production: deps.production,
-    limits: deps.limits,
-    jwtSecret: deps.jwtSecret,
-    maxBodyBytes: deps.maxBodyBytes,
-    logger: deps.logger,
     context: (base) => ({
       ...base,
       loaders: createUserLoaders(repository),
