@@ -22,6 +22,7 @@ import {
   apiKeyQueryResolvers,
   apiKeyTypeResolvers,
 } from './resolvers/api-key-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
 export interface AuthAppDeps {
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
@@ -65,7 +66,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     deps.logger,
     deps.bootstrapApiKey,
   );
-  const resolvers = {
+  const resolvers: Resolvers = {
     ...queryResolvers,
     ...mutationResolvers,
     ...apiKeyTypeResolvers,
