@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { API_KEYS_PER_USER_MAX, ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, entityIdParam } from '@platform/contracts';
 import { defineRoute } from '../http/route';
-import { CreateApiKey, ListApiKeys, RevokeApiKey, type ApiKeyNode } from '../operations/api-keys-operations';
+import { CreateApiKey, ListApiKeys, RevokeApiKey, type ApiKeyFieldsFragment } from '../operations/api-keys-operations';
 
 const ApiKeyIdParams = z.object({ key_id: entityIdParam('API key id, an integer >= 1') });
 
-const toApiKeyPublic = (key: ApiKeyNode) => ({
+const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   id: Number(key.id),
   name: key.name,
   scopes: key.scopes,
