@@ -19,16 +19,8 @@ import {
   type FederationContext,
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
-import { graphqlMetricsPlugin } from '@platform/service';
-import {
-  dataOf,
-  fromGatewayError,
-  unavailable,
-  wasPlanned,
-  type CallCredentials,
-  type Gateway,
-  type Operation,
-} from './gateway-client';
+import { dataOf, fromUpstreamError, graphqlMetricsPlugin, unavailableError } from '@platform/service';
+import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
 
 export interface EmbeddedGatewayOptions {
   supergraphSdl: string;
@@ -120,8 +112,8 @@ export class EmbeddedGateway implements Gateway {
       );
     } catch (error) {
       if (error instanceof GraphQLError)
-        throw fromGatewayError({ message: error.message, extensions: error.extensions });
-      throw unavailable(error);
+        throw fromUpstreamError({ message: error.message, extensions: error.extensions });
+      throw unavailableError(error);
     }
   }
 }
