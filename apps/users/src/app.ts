@@ -13,6 +13,7 @@ import { createUserLoaders, type UsersContext } from './context';
 import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
 export interface UsersAppDeps {
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
@@ -38,7 +39,7 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const listing = new UserListing(users, repository, deriveCursorSecret(deps.jwtSecret));
   const { server, handler } = await startSubgraph<UsersContext>({
     typeDefs,
-    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers } satisfies Resolvers,
     production: deps.production,
     limits: deps.limits,
     jwtSecret: deps.jwtSecret,

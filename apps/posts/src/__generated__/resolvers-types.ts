@@ -3,11 +3,11 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { PostDocument as PostDocumentModel } from '../data-access/post-repository';
 import type { CommentDocument as CommentDocumentModel } from '../data-access/comment-repository';
+import type { Connection as ConnectionModel } from '@platform/listing';
 import type { EntityReference as EntityReferenceModel } from '@platform/graphql-server';
 import type { PostsContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -442,7 +442,7 @@ export type ResolversTypes = ResolversObject<{
   Comment: ResolverTypeWrapper<CommentDocumentModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  CommentConnection: ResolverTypeWrapper<Omit<CommentConnection, 'nodes'> & { nodes: Array<ResolversTypes['Comment']> }>;
+  CommentConnection: ResolverTypeWrapper<ConnectionModel<CommentDocumentModel>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CommentFilter: CommentFilter;
   CreateCommentInput: CreateCommentInput;
@@ -454,7 +454,7 @@ export type ResolversTypes = ResolversObject<{
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Post: ResolverTypeWrapper<PostDocumentModel>;
-  PostConnection: ResolverTypeWrapper<Omit<PostConnection, 'nodes'> & { nodes: Array<ResolversTypes['Post']> }>;
+  PostConnection: ResolverTypeWrapper<ConnectionModel<PostDocumentModel>>;
   PostFilter: PostFilter;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   StringFilter: StringFilter;
@@ -470,7 +470,7 @@ export type ResolversParentTypes = ResolversObject<{
   Comment: CommentDocumentModel;
   ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
-  CommentConnection: Omit<CommentConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['Comment']> };
+  CommentConnection: ConnectionModel<CommentDocumentModel>;
   Int: Scalars['Int']['output'];
   CommentFilter: CommentFilter;
   CreateCommentInput: CreateCommentInput;
@@ -482,7 +482,7 @@ export type ResolversParentTypes = ResolversObject<{
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;
   Post: PostDocumentModel;
-  PostConnection: Omit<PostConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['Post']> };
+  PostConnection: ConnectionModel<PostDocumentModel>;
   PostFilter: PostFilter;
   Query: Record<PropertyKey, never>;
   StringFilter: StringFilter;

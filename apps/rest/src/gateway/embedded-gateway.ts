@@ -70,7 +70,7 @@ export class EmbeddedGateway implements Gateway {
 
   async execute<TData, TVariables extends Record<string, unknown>>(
     op: Operation<TData, TVariables>,
-    variables: TVariables,
+    variables: NoInfer<TVariables>,
     credentials: CallCredentials,
   ): Promise<TData> {
     const { requestId, apiKey, clientIp } = credentials;

@@ -53,7 +53,7 @@ export interface CallCredentials {
 export interface Gateway {
   execute<TData, TVariables extends Record<string, unknown>>(
     op: Operation<TData, TVariables>,
-    variables: TVariables,
+    variables: NoInfer<TVariables>,
     credentials: CallCredentials,
   ): Promise<TData>;
   /** Dry-runs each operation once (no subgraph is called) so its plan is cached; resolves to how many got planned. */
@@ -85,7 +85,7 @@ export class GatewayClient implements Gateway {
 
   execute<TData, TVariables extends Record<string, unknown>>(
     op: Operation<TData, TVariables>,
-    variables: TVariables,
+    variables: NoInfer<TVariables>,
     credentials: CallCredentials,
   ): Promise<TData> {
     const headers: Record<string, string> = { [REQUEST_ID_HEADER]: credentials.requestId };

@@ -2,10 +2,10 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { UserDocument as UserDocumentModel } from '../data-access/user-repository';
+import type { Connection as ConnectionModel } from '@platform/listing';
 import type { UsersContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -366,7 +366,7 @@ export type ResolversTypes = ResolversObject<{
   StringFilter: StringFilter;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserDocumentModel>;
-  UserConnection: ResolverTypeWrapper<Omit<UserConnection, 'nodes'> & { nodes: Array<ResolversTypes['User']> }>;
+  UserConnection: ResolverTypeWrapper<ConnectionModel<UserDocumentModel>>;
   UserFilter: UserFilter;
 }>;
 
@@ -389,7 +389,7 @@ export type ResolversParentTypes = ResolversObject<{
   StringFilter: StringFilter;
   UpdateUserInput: UpdateUserInput;
   User: UserDocumentModel;
-  UserConnection: Omit<UserConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['User']> };
+  UserConnection: ConnectionModel<UserDocumentModel>;
   UserFilter: UserFilter;
 }>;
 

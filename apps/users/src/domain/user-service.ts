@@ -8,6 +8,8 @@ import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type Reques
 import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
 import type { ProfileChanges, UserDocument, UserRepository } from '../data-access/user-repository';
+/** GraphQL's UpdateUserInput (camelCase): mapped onto the REST contract below, so both transports share one rule set. */
+import type { UpdateUserInput } from '../__generated__/resolvers-types';
 
 /** The auth subgraph's side of registration; the users service calls it and compensates when it fails. */
 export interface CredentialStore {
@@ -19,12 +21,6 @@ export interface AccountPurger {
   purge(userId: number, requestId: string): Promise<void>;
 }
 
-
-/** GraphQL's UpdateUserInput (camelCase); mapped onto the REST contract so both transports share one rule set. */
-export interface UpdateUserArgs {
-  email?: string | null;
-  fullName?: string | null;
-}
 
 export class UserService {
   constructor(
@@ -101,7 +97,7 @@ export class UserService {
     return requireScope(caller.principal, 'users:read', caller.authError);
   }
 
-  async update(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+  async update(caller: RequestCaller, id: number, args: UpdateUserInput): Promise<UserDocument> {
     const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
     const changes: ProfileChanges = {};
     if (input.email !== undefined) changes.email = normalizeEmail(input.email);
@@ -109,7 +105,7 @@ export class UserService {
     return this.writeProfile(caller, id, changes);
   }
 
-  async replace(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+  async replace(caller: RequestCaller, id: number, args: UpdateUserInput): Promise<UserDocument> {
     const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));
     return this.writeProfile(caller, id, { email: normalizeEmail(input.email), fullName: input.full_name ?? null });
   }
