@@ -8,9 +8,10 @@
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
-import type { Logger } from '@platform/logging';
+import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { isTimeout } from '@platform/metrics';
 import { GraphQLHttpClient, type GraphQLHttpAnswer } from '@platform/service';
+import { InFlightReads, isQuery, readKey } from './in-flight-reads';
 import { countingQueryPlanCache } from './query-plan-cache';
 import type { WarmUpContext } from './warm-up';
 
@@ -33,6 +34,8 @@ export interface SupergraphGatewayOptions {
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
   logger: Logger;
+  /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (in-flight-reads.ts); default on. */
+  dedupReads?: boolean | undefined;
 }
 
 export interface SupergraphGateway {
@@ -55,6 +58,8 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   constructor(
     private readonly client: GraphQLHttpClient,
     private readonly onUnavailable: (url: string, error: Error) => void,
+    /** Identical reads in flight share one fetch (SUBGRAPH_DEDUP); undefined: every read is sent. */
+    private readonly inFlight: InFlightReads<GraphQLHttpAnswer> | undefined,
   ) {}
 
   async process({
@@ -68,21 +73,24 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       // A dry run (plans warmed at start) plans the fetches but sends none.
       if (ctx.warmUp) return {};
       if (ctx.authorization) headers['authorization'] = ctx.authorization;
-      headers['x-request-id'] = ctx.requestId;
+      headers[REQUEST_ID_HEADER] = ctx.requestId;
       if (ctx.clientIp) headers[CLIENT_IP_HEADER] = ctx.clientIp;
       if (ctx.facade) headers[FACADE_CALL_HEADER] = '1';
     }
+    const body = JSON.stringify({
+      query: request.query,
+      variables: request.variables,
+      operationName: request.operationName,
+      ...(request.extensions ? { extensions: request.extensions } : {}),
+    });
     let answer: GraphQLHttpAnswer;
     try {
-      answer = await this.client.post(
-        {
-          query: request.query,
-          variables: request.variables,
-          operationName: request.operationName,
-          ...(request.extensions ? { extensions: request.extensions } : {}),
-        },
-        headers,
-      );
+      answer =
+        this.inFlight && isQuery(request.query)
+          ? await this.inFlight.run(readKey(body, headers, REQUEST_ID_HEADER), () =>
+              this.client.post(body, headers),
+            )
+          : await this.client.post(body, headers);
     } catch (error) {
       throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
     }
@@ -134,7 +142,8 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
         headers: { [SUBGRAPH_SECRET_HEADER]: options.subgraphSecret },
       });
       clients.push(client);
-      return new SubgraphDataSource(client, onUnavailable);
+      const inFlight = options.dedupReads === false ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
+      return new SubgraphDataSource(client, onUnavailable, inFlight);
     },
     logger: {
       debug: () => undefined,

@@ -48,6 +48,8 @@ export type Comment = {
   postId: Scalars['ID']['output'];
   /** When it was last changed (createdAt until then). */
   updatedAt: Scalars['DateTime']['output'];
+  /** Write counter: every change adds 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 /** A page of comments. */
@@ -149,12 +151,14 @@ export type MutationCreatePostArgs = {
 
 
 export type MutationDeleteCommentArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   postId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
 export type MutationDeletePostArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
@@ -165,6 +169,7 @@ export type MutationLikePostArgs = {
 
 
 export type MutationReplacePostArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: CreatePostInput;
 };
@@ -176,6 +181,7 @@ export type MutationUnlikePostArgs = {
 
 
 export type MutationUpdateCommentArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdateCommentInput;
   postId?: InputMaybe<Scalars['ID']['input']>;
@@ -183,6 +189,7 @@ export type MutationUpdateCommentArgs = {
 
 
 export type MutationUpdatePostArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdatePostInput;
 };
@@ -220,6 +227,8 @@ export type Post = {
   title: Scalars['String']['output'];
   /** When it was last changed (createdAt until then). */
   updatedAt: Scalars['DateTime']['output'];
+  /** Write counter: every change adds 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 
@@ -442,8 +451,8 @@ export type ResolversTypes = ResolversObject<{
   Comment: ResolverTypeWrapper<CommentDocumentModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  CommentConnection: ResolverTypeWrapper<ConnectionModel<CommentDocumentModel>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  CommentConnection: ResolverTypeWrapper<ConnectionModel<CommentDocumentModel>>;
   CommentFilter: CommentFilter;
   CreateCommentInput: CreateCommentInput;
   CreatePostInput: CreatePostInput;
@@ -470,8 +479,8 @@ export type ResolversParentTypes = ResolversObject<{
   Comment: CommentDocumentModel;
   ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
-  CommentConnection: ConnectionModel<CommentDocumentModel>;
   Int: Scalars['Int']['output'];
+  CommentConnection: ConnectionModel<CommentDocumentModel>;
   CommentFilter: CommentFilter;
   CreateCommentInput: CreateCommentInput;
   CreatePostInput: CreatePostInput;
@@ -501,6 +510,7 @@ export type CommentResolvers<ContextType = PostsContext, ParentType extends Reso
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
   postId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type CommentConnectionResolvers<ContextType = PostsContext, ParentType extends ResolversParentTypes['CommentConnection'] = ResolversParentTypes['CommentConnection']> = ResolversObject<{
@@ -542,6 +552,7 @@ export type PostResolvers<ContextType = PostsContext, ParentType extends Resolve
   likeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type PostConnectionResolvers<ContextType = PostsContext, ParentType extends ResolversParentTypes['PostConnection'] = ResolversParentTypes['PostConnection']> = ResolversObject<{

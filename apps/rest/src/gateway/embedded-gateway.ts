@@ -28,6 +28,8 @@ export interface EmbeddedGatewayOptions {
   subgraphTimeoutMs: number;
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
+  /** SUBGRAPH_DEDUP: identical subgraph reads in flight share one fetch. */
+  dedupReads?: boolean | undefined;
   logger: Logger;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;

@@ -8,6 +8,7 @@ const node: UserFieldsFragment = {
   fullName: null,
   isActive: true,
   role: 'member',
+  version: 3,
 };
 
 describe('user representation', () => {

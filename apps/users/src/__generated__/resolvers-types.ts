@@ -100,6 +100,7 @@ export type Mutation_RevokeAccessTokensArgs = {
 
 /** The root of every write. */
 export type MutationActivateUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
@@ -112,18 +113,21 @@ export type MutationCreateUserArgs = {
 
 /** The root of every write. */
 export type MutationDeactivateUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
 /** The root of every write. */
 export type MutationDeleteUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
 /** The root of every write. */
 export type MutationReplaceUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdateUserInput;
 };
@@ -131,6 +135,7 @@ export type MutationReplaceUserArgs = {
 
 /** The root of every write. */
 export type MutationUpdateUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdateUserInput;
 };
@@ -226,6 +231,8 @@ export type User = {
   role: Role;
   /** 3 to 50 characters; unique ignoring case. */
   username: Scalars['String']['output'];
+  /** Write counter: every change to the account adds 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 /** A page of users. */
@@ -359,9 +366,9 @@ export type ResolversTypes = ResolversObject<{
   FloatFilter: FloatFilter;
   IdFilter: IdFilter;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Role: Role;
   StringFilter: StringFilter;
   UpdateUserInput: UpdateUserInput;
@@ -383,9 +390,9 @@ export type ResolversParentTypes = ResolversObject<{
   FloatFilter: FloatFilter;
   IdFilter: IdFilter;
   Mutation: Record<PropertyKey, never>;
+  Int: Scalars['Int']['output'];
   PageInfo: PageInfo;
   Query: Record<PropertyKey, never>;
-  Int: Scalars['Int']['output'];
   StringFilter: StringFilter;
   UpdateUserInput: UpdateUserInput;
   User: UserDocumentModel;
@@ -436,6 +443,7 @@ export type UserResolvers<ContextType = UsersContext, ParentType extends Resolve
   isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type UserConnectionResolvers<ContextType = UsersContext, ParentType extends ResolversParentTypes['UserConnection'] = ResolversParentTypes['UserConnection']> = ResolversObject<{

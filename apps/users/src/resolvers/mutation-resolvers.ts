@@ -11,14 +11,16 @@ export const mutationResolvers = {
       return user;
     },
     updateUser: (_, args, context) =>
-      context.services.users.update(context, parseEntityId(args.id, 'id'), args.input),
+      context.services.users.update(context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
     replaceUser: (_, args, context) =>
-      context.services.users.replace(context, parseEntityId(args.id, 'id'), args.input),
-    deleteUser: (_, args, context) => context.services.users.delete(context, parseEntityId(args.id, 'id')),
+      context.services.users.replace(context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
+    deleteUser: (_, args, context) =>
+      context.services.users.delete(context, parseEntityId(args.id, 'id'), args.expectedVersion),
     _revokeAccessTokens: (_, args, context) =>
       context.services.users.revokeAccessTokens(context, parseEntityId(args.id, 'id')),
-    activateUser: (_, args, context) => context.services.users.setActive(context, parseEntityId(args.id, 'id'), true),
+    activateUser: (_, args, context) =>
+      context.services.users.setActive(context, parseEntityId(args.id, 'id'), true, args.expectedVersion),
     deactivateUser: (_, args, context) =>
-      context.services.users.setActive(context, parseEntityId(args.id, 'id'), false),
+      context.services.users.setActive(context, parseEntityId(args.id, 'id'), false, args.expectedVersion),
   },
 } satisfies Resolvers;

@@ -25,6 +25,7 @@ export const userResolvers = {
   User: {
     id: (user) => String(user._id),
     createdAt: (user) => user.createdAt.toISOString(),
+    version: (user) => user.version ?? 0,
     email: (user, _args, context) => {
       if (!canSeeEmail(user, context))
         throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');
