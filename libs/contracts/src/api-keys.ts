@@ -1,5 +1,6 @@
 /** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
 import { z } from 'zod';
+import { strictBody } from './strict-body';
 import { ALL_SCOPES } from '@platform/auth';
 import { text } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
@@ -20,17 +21,13 @@ const Scopes = z
   .max(ALL_SCOPES.length, `must name at most ${ALL_SCOPES.length} scopes`)
   .describe(`Scopes the key grants, each one the creator holds: ${ALL_SCOPES.join(', ')}`);
 
-export const ApiKeyCreate = z
-  .object({
-    name: text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
-    scopes: Scopes,
-  })
-  .strict()
-  .meta({
-    id: 'ApiKeyCreate',
-    description: 'A new API key: a label and the scopes it grants (no wider than the creator\'s own).',
-    example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
-  });
+export const ApiKeyCreate = strictBody('ApiKeyCreate', {
+  name: text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
+  scopes: Scopes,
+}, {
+  description: 'A new API key: a label and the scopes it grants (no wider than the creator\'s own).',
+  example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
+});
 export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreate>;
 
 const timestamp = z.string().max(32).meta({ format: 'date-time' });
