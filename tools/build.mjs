@@ -145,11 +145,15 @@ export async function buildAll() {
     // `npm run bench`: the runner and its floor server (bench/).
     ['tools/bench', join(root, 'bench', 'bench-cli.ts')],
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
+    // The docs-default baseline (express facade -> @apollo/gateway -> @apollo/subgraph), started by the runner.
+    ...['facade', 'gateway', 'subgraph'].map((part) => [`tools/bench-baseline-${part}`, join(root, 'bench', 'baseline', `baseline-${part}.ts`)]),
     // `npm run bench:limits`: the CPU the GraphQL limits add per gateway operation (bench/limits-cost.ts).
     ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
     // bench/schemathesis.mjs: the long Schemathesis run.
     ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
     ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
+    // `npm run bench:sizing`: FerretDB v1's cost per query shape as the users collection grows (bench/sizing.ts).
+    ['tools/bench-sizing', join(root, 'bench', 'sizing.ts')],
   ]);
   await build({ ...NODE_BUNDLE, entryPoints, outdir: join(root, 'dist'), sourcemap: 'linked' });
   await finishApps(APPS);

@@ -18,6 +18,7 @@ import {
   apiKeyQueryResolvers,
   apiKeyTypeResolvers,
 } from './resolvers/api-key-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
 export interface AuthAppDeps extends SubgraphAppDeps {
   /** Role and state of a key's owner (the users subgraph's `_accountStatus`). */
@@ -51,7 +52,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     deps.logger,
     deps.bootstrapApiKey,
   );
-  const resolvers = {
+  const resolvers: Resolvers = {
     ...queryResolvers,
     ...mutationResolvers,
     ...apiKeyTypeResolvers,

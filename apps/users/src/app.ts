@@ -9,6 +9,7 @@ import { createUserLoaders, type UsersContext } from './context';
 import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
 export interface UsersAppDeps extends SubgraphAppDeps {
   credentials: CredentialStore;
@@ -26,7 +27,7 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const { server, handler } = await startSubgraph<UsersContext>({
     ...deps,
     typeDefs,
-    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers } satisfies Resolvers,
     context: (base) => ({
       ...base,
       loaders: createUserLoaders(repository),

@@ -3,6 +3,7 @@
  * gateway (GATEWAY_MODE=embedded). One definition, so both read the same names with the same defaults.
  */
 import { z } from 'zod';
+import { booleanFlag } from './common-environment';
 
 export const supergraphEnvironment = z.object({
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
@@ -20,6 +21,11 @@ export const supergraphEnvironment = z.object({
    * user, or one issued before a password reset or role change, keeps working.
    */
   TOKEN_STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
+  /**
+   * Identical subgraph reads in flight at once (same subgraph, body and credentials) share one fetch; `off` sends each.
+   * Part of the "every cache and deduplication off" configuration.
+   */
+  SUBGRAPH_DEDUP: booleanFlag(true),
 });
 
 export type SupergraphEnvironment = z.infer<typeof supergraphEnvironment>;

@@ -1,4 +1,4 @@
-/** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
+/** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyUpdate (PATCH), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
 import { z } from 'zod';
 import { strictBody } from './strict-body';
 import { ALL_SCOPES } from '@platform/auth';
@@ -21,14 +21,22 @@ const Scopes = z
   .max(ALL_SCOPES.length, `must name at most ${ALL_SCOPES.length} scopes`)
   .describe(`Scopes the key grants, each one the creator holds: ${ALL_SCOPES.join(', ')}`);
 
+const KeyName = text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key');
+
 export const ApiKeyCreate = strictBody('ApiKeyCreate', {
-  name: text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
+  name: KeyName,
   scopes: Scopes,
 }, {
   description: 'A new API key: a label and the scopes it grants (no wider than the creator\'s own).',
   example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
 });
 export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreate>;
+
+/** PATCH /api-keys/{id}: only the label changes; a key's scopes are fixed at creation (create a new key instead). */
+export const ApiKeyUpdate = strictBody('ApiKeyUpdate', { name: KeyName }, {
+  description: 'A new label for the key. Its scopes and secret never change.',
+  example: { name: 'nightly reporting job' },
+});
 
 const timestamp = z.string().max(32).meta({ format: 'date-time' });
 const ApiKeyFields = {

@@ -1,16 +1,18 @@
 /**
  * The federation gateway over the supergraph composed at build time (so it boots while a subgraph is down): forwards
- * the caller's credentials and request id to each subgraph, reaches them over undici keep-alive pools with a deadline,
- * and turns an unreachable subgraph into SERVICE_UNAVAILABLE for the fields that need it. The gateway process serves
- * it over HTTP; the REST facade can run the same executor in-process (GATEWAY_MODE=embedded).
+ * the caller's credentials and request id to each subgraph, reaches them with the platform's one GraphQL client
+ * (@platform/service: undici keep-alive pools, a deadline) and turns an unreachable subgraph into SERVICE_UNAVAILABLE
+ * for the fields that need it. The gateway process serves it over HTTP; the REST facade can run the same executor
+ * in-process (GATEWAY_MODE=embedded).
  */
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
-import type { Logger } from '@platform/logging';
-import { isTimeout, timeUpstream } from '@platform/metrics';
+import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
+import { isTimeout } from '@platform/metrics';
+import { GraphQLHttpClient, type GraphQLHttpAnswer } from '@platform/service';
+import { InFlightReads, isQuery, readKey } from './in-flight-reads';
 import { countingQueryPlanCache } from './query-plan-cache';
-import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
 import type { WarmUpContext } from './warm-up';
 
 /** What a supergraph operation carries to the subgraphs (or, `warmUp`, that it is a dry run that reaches none). */
@@ -32,6 +34,8 @@ export interface SupergraphGatewayOptions {
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
   logger: Logger;
+  /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (in-flight-reads.ts); default on. */
+  dedupReads?: boolean | undefined;
 }
 
 export interface SupergraphGateway {
@@ -44,19 +48,18 @@ type GatewayResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 
 /**
  * One subgraph, as the query planner calls it: the fetch as a JSON POST with the caller's `Authorization` and request
- * id. What @apollo/gateway's RemoteGraphQLDataSource does, without its node-fetch Headers and Request objects and
- * without APQ or cache-control (neither is used here). A non-2xx answer becomes the same GraphQLError it would give
- * (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403); no answer, a proxy's 502/503/504 or a body that is
- * not a JSON object means the subgraph is unavailable: SERVICE_UNAVAILABLE, not a wrong query.
+ * id, through the platform's one GraphQL client. What @apollo/gateway's RemoteGraphQLDataSource does, without its
+ * node-fetch Headers and Request objects and without APQ or cache-control (neither is used here). A non-2xx answer
+ * becomes the same GraphQLError it would give (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403); no
+ * answer, a proxy's 502/503/504 or a body that is not a JSON object means the subgraph is unavailable:
+ * SERVICE_UNAVAILABLE, not a wrong query.
  */
 class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   constructor(
-    /** The subgraph's name in the supergraph: the `upstream` label of its call metrics. */
-    private readonly name: string,
-    private readonly url: string,
-    private readonly pools: SubgraphPools,
-    private readonly subgraphSecret: string,
+    private readonly client: GraphQLHttpClient,
     private readonly onUnavailable: (url: string, error: Error) => void,
+    /** Identical reads in flight share one fetch (SUBGRAPH_DEDUP); undefined: every read is sent. */
+    private readonly inFlight: InFlightReads<GraphQLHttpAnswer> | undefined,
   ) {}
 
   async process({
@@ -64,16 +67,13 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     context,
   }: GraphQLDataSourceProcessOptions<FederationContext>): Promise<GatewayResponse> {
     if (!request.query) throw new Error('Missing query');
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      [SUBGRAPH_SECRET_HEADER]: this.subgraphSecret,
-    };
+    const headers: Record<string, string> = {};
     if ('requestId' in context) {
       const ctx = context as FederationContext;
       // A dry run (plans warmed at start) plans the fetches but sends none.
       if (ctx.warmUp) return {};
       if (ctx.authorization) headers['authorization'] = ctx.authorization;
-      headers['x-request-id'] = ctx.requestId;
+      headers[REQUEST_ID_HEADER] = ctx.requestId;
       if (ctx.clientIp) headers[CLIENT_IP_HEADER] = ctx.clientIp;
       if (ctx.facade) headers[FACADE_CALL_HEADER] = '1';
     }
@@ -83,49 +83,37 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       operationName: request.operationName,
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
-    let answer: SubgraphAnswer;
-    let payload: unknown;
-    const done = timeUpstream(this.name);
+    let answer: GraphQLHttpAnswer;
     try {
-      answer = await this.pools.post(this.url, headers, body);
-      payload =
-        answer.contentType.startsWith('application/json') ||
-        answer.contentType.startsWith('application/graphql-response+json')
-          ? (JSON.parse(answer.body) as unknown)
-          : answer.body;
+      answer =
+        this.inFlight && isQuery(request.query)
+          ? await this.inFlight.run(readKey(body, headers, REQUEST_ID_HEADER), () =>
+              this.client.post(body, headers),
+            )
+          : await this.client.post(body, headers);
     } catch (error) {
-      done(isTimeout(error) ? 'timeout' : 'unavailable');
       throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
     }
-    if (answer.status === 502 || answer.status === 503 || answer.status === 504) {
-      done('unavailable');
-      throw this.unavailable(new Error(`${answer.status}: ${answer.statusText}`));
-    }
-    const failed =
-      answer.status < 200 ||
-      answer.status >= 300 ||
-      typeof payload !== 'object' ||
-      payload === null ||
-      Array.isArray((payload as { errors?: unknown }).errors);
-    done(failed ? 'error' : 'ok');
     if (answer.status < 200 || answer.status >= 300) {
       const code =
         answer.status === 401 ? 'UNAUTHENTICATED' : answer.status === 403 ? 'FORBIDDEN' : undefined;
       throw new GraphQLError(`${answer.status}: ${answer.statusText}`, {
         extensions: {
-          response: { url: this.url, status: answer.status, statusText: answer.statusText, body: payload },
+          response: {
+            url: this.client.url,
+            status: answer.status,
+            statusText: answer.statusText,
+            body: answer.payload,
+          },
           ...(code ? { code } : {}),
         },
       });
     }
-    if (typeof payload !== 'object' || payload === null) {
-      throw this.unavailable(new Error('Expected a JSON object from the subgraph'));
-    }
-    return payload as GatewayResponse;
+    return answer.payload as GatewayResponse;
   }
 
   private unavailable(error: Error): GraphQLError {
-    this.onUnavailable(this.url, error);
+    this.onUnavailable(this.client.url, error);
     return new GraphQLError('Service temporarily unavailable', {
       extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
@@ -133,7 +121,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
 }
 
 export function createSupergraphGateway(options: SupergraphGatewayOptions): SupergraphGateway {
-  const pools = createSubgraphPools(options.subgraphTimeoutMs);
+  const clients: GraphQLHttpClient[] = [];
   const onUnavailable = (url: string, error: Error) => {
     const timedOut = isTimeout(error);
     options.logger.warn(
@@ -148,7 +136,14 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
     buildService: ({ name, url }) => {
       const target = options.subgraphUrls[name] ?? url;
       if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      return new SubgraphDataSource(name, target, pools, options.subgraphSecret, onUnavailable);
+      const client = new GraphQLHttpClient(target, {
+        upstream: name,
+        timeoutMs: options.subgraphTimeoutMs,
+        headers: { [SUBGRAPH_SECRET_HEADER]: options.subgraphSecret },
+      });
+      clients.push(client);
+      const inFlight = options.dedupReads === false ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
+      return new SubgraphDataSource(client, onUnavailable, inFlight);
     },
     logger: {
       debug: () => undefined,
@@ -157,5 +152,10 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
       error: (message: unknown) => options.logger.error(String(message)),
     },
   });
-  return { gateway, close: () => pools.close() };
+  return {
+    gateway,
+    close: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+    },
+  };
 }

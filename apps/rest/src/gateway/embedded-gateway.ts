@@ -19,16 +19,8 @@ import {
   type FederationContext,
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
-import { graphqlMetricsPlugin } from '@platform/service';
-import {
-  dataOf,
-  fromGatewayError,
-  unavailable,
-  wasPlanned,
-  type CallCredentials,
-  type Gateway,
-  type Operation,
-} from './gateway-client';
+import { dataOf, fromUpstreamError, graphqlMetricsPlugin, unavailableError } from '@platform/service';
+import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
 
 export interface EmbeddedGatewayOptions {
   supergraphSdl: string;
@@ -36,6 +28,8 @@ export interface EmbeddedGatewayOptions {
   subgraphTimeoutMs: number;
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
+  /** SUBGRAPH_DEDUP: identical subgraph reads in flight share one fetch. */
+  dedupReads?: boolean | undefined;
   logger: Logger;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
@@ -76,9 +70,9 @@ export class EmbeddedGateway implements Gateway {
     });
   }
 
-  async execute<TData>(
-    op: Operation<TData>,
-    variables: Record<string, unknown>,
+  async execute<TData, TVariables extends Record<string, unknown>>(
+    op: Operation<TData, TVariables>,
+    variables: NoInfer<TVariables>,
     credentials: CallCredentials,
   ): Promise<TData> {
     const { requestId, apiKey, clientIp } = credentials;
@@ -92,7 +86,7 @@ export class EmbeddedGateway implements Gateway {
     return dataOf(response.body.singleResult);
   }
 
-  async warmUp(operations: readonly Operation<unknown>[]): Promise<number> {
+  async warmUp(operations: readonly Operation<unknown, unknown>[]): Promise<number> {
     let planned = 0;
     for (const op of operations) {
       const response = await this.server.executeOperation(
@@ -120,8 +114,8 @@ export class EmbeddedGateway implements Gateway {
       );
     } catch (error) {
       if (error instanceof GraphQLError)
-        throw fromGatewayError({ message: error.message, extensions: error.extensions });
-      throw unavailable(error);
+        throw fromUpstreamError({ message: error.message, extensions: error.extensions });
+      throw unavailableError(error);
     }
   }
 }

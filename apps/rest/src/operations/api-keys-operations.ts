@@ -1,34 +1,17 @@
-/** Fixed GraphQL documents for the API key routes; variables carry every value, so the gateway's caches hit. */
+/** The API key routes' operations (documents in api-keys.graphql); variables carry every value, so the gateway's caches hit. */
 import { operation } from '../gateway/gateway-client';
+import {
+  CreateApiKeyDocument,
+  GetApiKeyDocument,
+  ListApiKeysDocument,
+  RevokeApiKeyDocument,
+  UpdateApiKeyDocument,
+} from './__generated__/operations';
 
-export interface ApiKeyNode {
-  id: string;
-  name: string;
-  scopes: string[];
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+export type { ApiKeyFieldsFragment } from './__generated__/operations';
 
-export interface CreatedApiKeyNode {
-  id: string;
-  name: string;
-  scopes: string[];
-  key: string;
-  createdAt: string;
-}
-
-export const CreateApiKey = operation<{ createApiKey: CreatedApiKeyNode }>(
-  'CreateApiKey',
-  'mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name scopes key createdAt } }',
-);
-
-export const ListApiKeys = operation<{ apiKeys: ApiKeyNode[] }>(
-  'ListApiKeys',
-  'query ListApiKeys { apiKeys { id name scopes prefix createdAt lastUsedAt } }',
-);
-
-export const RevokeApiKey = operation<{ revokeApiKey: boolean }>(
-  'RevokeApiKey',
-  'mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) }',
-);
+export const CreateApiKey = operation(CreateApiKeyDocument);
+export const ListApiKeys = operation(ListApiKeysDocument);
+export const GetApiKey = operation(GetApiKeyDocument);
+export const UpdateApiKey = operation(UpdateApiKeyDocument);
+export const RevokeApiKey = operation(RevokeApiKeyDocument);

@@ -1,12 +1,14 @@
+import type { UserFieldsFragment } from '../operations/users-operations';
 import { toUserListItem, toUserPublic } from './user-representation';
 
-const node = {
+const node: UserFieldsFragment = {
   id: '7',
   username: 'alice',
   email: 'alice@example.com',
   fullName: null,
   isActive: true,
   role: 'member',
+  version: 3,
 };
 
 describe('user representation', () => {
