@@ -78,6 +78,7 @@ const SETTINGS: Record<string, string> = {
   GATEWAY_MODE: 'embedded',
   GATEWAY_TIMEOUT_MS: '9000',
   SUBGRAPH_TIMEOUT_MS: '4000',
+  SUBGRAPH_DEDUP: 'off',
   // GRAPHQL_MAX_DEPTH and TOKEN_STATUS_CACHE_TTL_MS were dropped by the launcher's hand-written list once.
   GRAPHQL_MAX_DEPTH: '2',
   GRAPHQL_MAX_ALIASES: '25',

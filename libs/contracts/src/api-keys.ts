@@ -1,5 +1,6 @@
 /** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyUpdate (PATCH), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
 import { z } from 'zod';
+import { strictBody } from './strict-body';
 import { ALL_SCOPES } from '@platform/auth';
 import { text } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
@@ -22,28 +23,20 @@ const Scopes = z
 
 const KeyName = text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key');
 
-export const ApiKeyCreate = z
-  .object({
-    name: KeyName,
-    scopes: Scopes,
-  })
-  .strict()
-  .meta({
-    id: 'ApiKeyCreate',
-    description: 'A new API key: a label and the scopes it grants (no wider than the creator\'s own).',
-    example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
-  });
+export const ApiKeyCreate = strictBody('ApiKeyCreate', {
+  name: KeyName,
+  scopes: Scopes,
+}, {
+  description: 'A new API key: a label and the scopes it grants (no wider than the creator\'s own).',
+  example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
+});
 export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreate>;
 
 /** PATCH /api-keys/{id}: only the label changes; a key's scopes are fixed at creation (create a new key instead). */
-export const ApiKeyUpdate = z
-  .object({ name: KeyName })
-  .strict()
-  .meta({
-    id: 'ApiKeyUpdate',
-    description: 'A new label for the key. Its scopes and secret never change.',
-    example: { name: 'nightly reporting job' },
-  });
+export const ApiKeyUpdate = strictBody('ApiKeyUpdate', { name: KeyName }, {
+  description: 'A new label for the key. Its scopes and secret never change.',
+  example: { name: 'nightly reporting job' },
+});
 
 const timestamp = z.string().max(32).meta({ format: 'date-time' });
 const ApiKeyFields = {

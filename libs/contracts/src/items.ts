@@ -4,6 +4,7 @@
  * price 0..1,000,000,000 with at most 2 decimal places (stored as integer cents, returned as a JSON number).
  */
 import { z } from 'zod';
+import { strictBody } from './strict-body';
 import { text } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
 
@@ -45,41 +46,29 @@ const ownerId = z
     'Owning user. Only an admin may set it (to any user, or null); for anyone else it must be absent or their own id (else 403).',
   );
 
-export const ItemCreate = z
-  .object({ name, description: description.optional(), price, owner_id: ownerId.optional() })
-  .strict()
-  .meta({
-    id: 'ItemCreate',
-    description:
-      'A new item. `id` is assigned by the service; the owner defaults to the caller. Unknown fields are rejected.',
-    example: { name: 'Desk lamp', description: 'Brass, 40 cm', price: 24.99 },
-  });
+export const ItemCreate = strictBody('ItemCreate', { name, description: description.optional(), price, owner_id: ownerId.optional() }, {
+  description:
+    'A new item. `id` is assigned by the service; the owner defaults to the caller. Unknown fields are rejected.',
+  example: { name: 'Desk lamp', description: 'Brass, 40 cm', price: 24.99 },
+});
 export type ItemCreateInput = z.infer<typeof ItemCreate>;
 
-export const ItemReplace = z
-  .object({ name, description: description.optional(), price, owner_id: ownerId.optional() })
-  .strict()
-  .meta({
-    id: 'ItemReplace',
-    description:
-      'Full update: name and price are required, an omitted description becomes null, an omitted owner_id keeps the owner.',
-    example: { name: 'Desk lamp', description: null, price: 19.5 },
-  });
+export const ItemReplace = strictBody('ItemReplace', { name, description: description.optional(), price, owner_id: ownerId.optional() }, {
+  description:
+    'Full update: name and price are required, an omitted description becomes null, an omitted owner_id keeps the owner.',
+  example: { name: 'Desk lamp', description: null, price: 19.5 },
+});
 export type ItemReplaceInput = z.infer<typeof ItemReplace>;
 
-export const ItemUpdate = z
-  .object({
-    name: name.optional(),
-    description: description.optional(),
-    price: price.optional(),
-    owner_id: ownerId.optional(),
-  })
-  .strict()
-  .meta({
-    id: 'ItemUpdate',
-    description: 'Partial update: only the given fields change. Unknown fields (including id) are rejected.',
-    example: { price: 21 },
-  });
+export const ItemUpdate = strictBody('ItemUpdate', {
+  name: name.optional(),
+  description: description.optional(),
+  price: price.optional(),
+  owner_id: ownerId.optional(),
+}, {
+  description: 'Partial update: only the given fields change. Unknown fields (including id) are rejected.',
+  example: { price: 21 },
+});
 export type ItemUpdateInput = z.infer<typeof ItemUpdate>;
 
 export const ItemPublic = z

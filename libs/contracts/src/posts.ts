@@ -3,6 +3,7 @@
  * CommentPublic. Bounds: title 1..200 characters, body 1..20,000, comment body 1..5,000 (none may be only whitespace).
  */
 import { z } from 'zod';
+import { strictBody } from './strict-body';
 import { text } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
 
@@ -21,33 +22,21 @@ const title = bounded(POST_TITLE_MAX);
 const body = bounded(POST_BODY_MAX);
 const commentBody = bounded(COMMENT_BODY_MAX);
 
-export const PostCreate = z
-  .object({ title, body })
-  .strict()
-  .meta({
-    id: 'PostCreate',
-    description: 'A new post; the author is the caller.',
-    example: { title: 'Hello', body: 'First post.' },
-  });
+export const PostCreate = strictBody('PostCreate', { title, body }, {
+  description: 'A new post; the author is the caller.',
+  example: { title: 'Hello', body: 'First post.' },
+});
 export type PostCreateInput = z.infer<typeof PostCreate>;
 
-export const PostReplace = z
-  .object({ title, body })
-  .strict()
-  .meta({
-    id: 'PostReplace',
-    description: 'Full update of a post: title and body are required.',
-    example: { title: 'Hello again', body: 'Edited.' },
-  });
+export const PostReplace = strictBody('PostReplace', { title, body }, {
+  description: 'Full update of a post: title and body are required.',
+  example: { title: 'Hello again', body: 'Edited.' },
+});
 
-export const PostUpdate = z
-  .object({ title: title.optional(), body: body.optional() })
-  .strict()
-  .meta({
-    id: 'PostUpdate',
-    description: 'Partial update of a post: only the given fields change.',
-    example: { title: 'Better title' },
-  });
+export const PostUpdate = strictBody('PostUpdate', { title: title.optional(), body: body.optional() }, {
+  description: 'Partial update of a post: only the given fields change.',
+  example: { title: 'Better title' },
+});
 export type PostUpdateInput = z.infer<typeof PostUpdate>;
 
 const timestamp = z.string().max(32).meta({ format: 'date-time' }).describe('ISO 8601 timestamp (UTC)');
@@ -77,24 +66,16 @@ export const PostPublic = z
     },
   });
 
-export const CommentCreate = z
-  .object({ body: commentBody })
-  .strict()
-  .meta({
-    id: 'CommentCreate',
-    description: 'A new comment on a post; the author is the caller.',
-    example: { body: 'Nice post!' },
-  });
+export const CommentCreate = strictBody('CommentCreate', { body: commentBody }, {
+  description: 'A new comment on a post; the author is the caller.',
+  example: { body: 'Nice post!' },
+});
 export type CommentCreateInput = z.infer<typeof CommentCreate>;
 
-export const CommentUpdate = z
-  .object({ body: commentBody.optional() })
-  .strict()
-  .meta({
-    id: 'CommentUpdate',
-    description: 'Partial update of a comment.',
-    example: { body: 'Nice post, really!' },
-  });
+export const CommentUpdate = strictBody('CommentUpdate', { body: commentBody.optional() }, {
+  description: 'Partial update of a comment.',
+  example: { body: 'Nice post, really!' },
+});
 export type CommentUpdateInput = z.infer<typeof CommentUpdate>;
 
 export const CommentPublic = z

@@ -3,6 +3,7 @@
  * response; no password) and the versioned list representations (v1 `{id, name}`, v2 `{id, name, email}`).
  */
 import { z } from 'zod';
+import { strictBody } from './strict-body';
 import { text } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
 
@@ -22,63 +23,47 @@ export const Password = text()
 const Email = z.email('must be a valid e-mail address').max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`);
 const FullName = text().max(FULL_NAME_MAX, `must be at most ${FULL_NAME_MAX} characters`).nullable();
 
-export const UserCreate = z
-  .object({
-    username: text()
-      .min(USERNAME_MIN, `must be at least ${USERNAME_MIN} characters`)
-      .max(USERNAME_MAX, `must be at most ${USERNAME_MAX} characters`)
-      .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"'),
-    email: Email,
-    password: Password,
-  })
-  .strict()
-  .meta({
-    id: 'UserCreate',
-    description: 'Registration body. The password is stored only as an argon2id hash and never returned.',
-    example: { username: 'alice', email: 'alice@example.com', password: 'correct-horse-1' },
-  });
+export const UserCreate = strictBody('UserCreate', {
+  username: text()
+    .min(USERNAME_MIN, `must be at least ${USERNAME_MIN} characters`)
+    .max(USERNAME_MAX, `must be at most ${USERNAME_MAX} characters`)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"'),
+  email: Email,
+  password: Password,
+}, {
+  description: 'Registration body. The password is stored only as an argon2id hash and never returned.',
+  example: { username: 'alice', email: 'alice@example.com', password: 'correct-horse-1' },
+});
 export type UserCreateInput = z.infer<typeof UserCreate>;
 
-export const UserUpdate = z
-  .object({
-    email: Email.optional(),
-    full_name: FullName.optional(),
-  })
-  .strict()
-  .meta({
-    id: 'UserUpdate',
-    description:
-      'Partial update (PATCH): only the fields given change. Any other field (role, is_active, id, password, ...) is rejected with a validation error naming it.',
-    example: { full_name: 'Alice Liddell' },
-  });
+export const UserUpdate = strictBody('UserUpdate', {
+  email: Email.optional(),
+  full_name: FullName.optional(),
+}, {
+  description:
+    'Partial update (PATCH): only the fields given change. Any other field (role, is_active, id, password, ...) is rejected with a validation error naming it.',
+  example: { full_name: 'Alice Liddell' },
+});
 export type UserUpdateInput = z.infer<typeof UserUpdate>;
 
-export const UserReplace = z
-  .object({
-    email: Email,
-    full_name: FullName.optional(),
-  })
-  .strict()
-  .meta({
-    id: 'UserReplace',
-    description:
-      'Full update (PUT): replaces every updatable field; `email` is required and an omitted `full_name` becomes null. Any other field (role, is_active, id, password, ...) is rejected with a validation error naming it.',
-    example: { email: 'alice@example.org', full_name: 'Alice Liddell' },
-  });
+export const UserReplace = strictBody('UserReplace', {
+  email: Email,
+  full_name: FullName.optional(),
+}, {
+  description:
+    'Full update (PUT): replaces every updatable field; `email` is required and an omitted `full_name` becomes null. Any other field (role, is_active, id, password, ...) is rejected with a validation error naming it.',
+  example: { email: 'alice@example.org', full_name: 'Alice Liddell' },
+});
 export type UserReplaceInput = z.infer<typeof UserReplace>;
 
-export const ResetPassword = z
-  .object({
-    current_password: text().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
-    new_password: Password,
-  })
-  .strict()
-  .meta({
-    id: 'ResetPassword',
-    description:
-      'Sets a new password. `current_password` is required when users reset their own password; an admin may omit it for any user. Every refresh token of that user is revoked.',
-    example: { current_password: 'correct-horse-1', new_password: 'battery-staple-2' },
-  });
+export const ResetPassword = strictBody('ResetPassword', {
+  current_password: text().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional(),
+  new_password: Password,
+}, {
+  description:
+    'Sets a new password. `current_password` is required when users reset their own password; an admin may omit it for any user. Every refresh token of that user is revoked.',
+  example: { current_password: 'correct-horse-1', new_password: 'battery-staple-2' },
+});
 export type ResetPasswordInput = z.infer<typeof ResetPassword>;
 
 export const UserPublic = z
