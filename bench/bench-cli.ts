@@ -17,6 +17,7 @@ import {
   appEnvironment,
   freePort,
   makeTempDir,
+  parsePrometheusText,
   startFerretDb,
   startApp,
   startProcess,
@@ -212,9 +213,15 @@ async function main(): Promise<void> {
     await waitForHttpOk(`${directUrl}/healthz`, 30_000, () => direct?.child.exitCode === null);
     // A second facade with GATEWAY_MODE=embedded (the gateway's executor in its own process), beside the default one.
     const embeddedPort = await freePort();
+    const embeddedMetricsPort = await freePort();
     restEmbedded = startApp('rest', {
       rootDir,
-      env: { ...appEnvironment('rest', system.ports, system.env), PORT: String(embeddedPort), GATEWAY_MODE: 'embedded' },
+      env: {
+        ...appEnvironment('rest', system.ports, system.env),
+        PORT: String(embeddedPort),
+        METRICS_PORT: system.env['METRICS_PORT'] === 'off' ? 'off' : String(embeddedMetricsPort),
+        GATEWAY_MODE: 'embedded',
+      },
       logDir: tmp.path,
       logName: 'rest-embedded',
     });
@@ -458,19 +465,38 @@ async function main(): Promise<void> {
       return { url, problem };
     };
 
+    /** read_cache_lookups_total of the processes that read through the cache, summed by result (empty: metrics off). */
+    const cacheMetricsUrls = [system.metricsUrls.gateway, `http://127.0.0.1:${embeddedMetricsPort}/metrics`];
+    const cacheLookups = async (): Promise<Record<string, number>> => {
+      const totals: Record<string, number> = {};
+      for (const url of cacheMetricsUrls) {
+        const text = await fetch(url).then((r) => r.text(), () => '');
+        for (const s of parsePrometheusText(text).filter((s) => s.name === 'read_cache_lookups_total')) {
+          const result = s.labels['result'] ?? '';
+          totals[result] = (totals[result] ?? 0) + s.value;
+        }
+      }
+      return totals;
+    };
+
     interface Measured {
       runs: LoadRun[];
       ticks: CpuTicks;
       loads: number[];
+      cache?: Record<string, number>;
     }
     /** One measured run, added to what the scenario measured before (its CPU ticks per process summed). */
     const measure = async (scenario: Scenario, url: string, seconds: number, into: Measured): Promise<void> => {
       into.loads.push(loadavg()[0] ?? 0);
+      const cacheBefore = await cacheLookups();
       const before = sample();
       graphqlErrors = 0;
       const run = await load(url, scenario.next, seconds, scenario.connections ?? options.connections, scenario.target === 'gateway');
       const after = sample();
       into.loads.push(loadavg()[0] ?? 0);
+      const cacheAfter = await cacheLookups();
+      into.cache ??= {};
+      for (const [result, value] of Object.entries(cacheAfter)) into.cache[result] = (into.cache[result] ?? 0) + value - (cacheBefore[result] ?? 0);
       for (const [name, start] of Object.entries(before)) {
         const end = after[name];
         if (end !== undefined) into.ticks[name] = (into.ticks[name] ?? 0) + (end - start);
@@ -484,8 +510,11 @@ async function main(): Promise<void> {
       const note = [scenario.note, measured.runs.length > 1 ? `${measured.runs.length} interleaved rounds` : undefined, problem ? `probe: ${problem}` : undefined];
       const result = summarizeRun(scenario.name, run, cpu, { note: note.filter(Boolean).join('; ') });
       const load1m = measured.loads.reduce((sum, l) => sum + l, 0) / Math.max(1, measured.loads.length);
-      byName.set(scenario.name, { ...result, load_avg_1m: Math.round(load1m * 100) / 100 });
-      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req`);
+      const [hit, miss, stale, bypass] = ['hit', 'miss', 'stale', 'bypass'].map((r) => measured.cache?.[r] ?? 0) as [number, number, number, number];
+      const hitRate = hit + miss + stale > 0 ? Math.round((hit / (hit + miss + stale)) * 1000) / 1000 : null;
+      const cache = { hit, miss, stale, bypass, hit_rate: hitRate };
+      byName.set(scenario.name, { ...result, load_avg_1m: Math.round(load1m * 100) / 100, read_cache: cache });
+      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req, read cache ${hitRate === null ? 'unused' : `hit rate ${hitRate} (${hit} hits, ${miss + stale} misses, ${bypass} bypassed)`}`);
     };
 
     const byName = new Map<string, ScenarioResult>();

@@ -26,6 +26,8 @@ export interface ScenarioResult {
   note?: string;
   /** 1-minute load average during the run: above the core count, other work competed for the CPUs. */
   load_avg_1m?: number;
+  /** Read-cache look-ups during the measured runs (gateway and embedded facade, read_cache_lookups_total), by result. */
+  read_cache?: { hit: number; miss: number; stale: number; bypass: number; hit_rate: number | null };
 }
 
 /** What one load run reported (autocannon's fields, reduced). */

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
+import type { SubgraphWrites } from '@platform/read-cache';
 import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
@@ -26,6 +27,8 @@ import {
 export interface AuthAppDeps {
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
   limits?: GraphQLLimits | undefined;
+  /** Read-cache invalidation after each mutation (runSubgraph's); absent: none (tests in-process). */
+  writes?: SubgraphWrites | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -64,6 +67,8 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     deps.apiKeyOwners,
     deps.logger,
     deps.bootstrapApiKey,
+    // A key's last use is recorded outside any mutation (while the gateway verifies it): it invalidates like one.
+    () => deps.writes?.written() ?? Promise.resolve(),
   );
   const resolvers = {
     ...queryResolvers,
@@ -77,6 +82,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     resolvers,
     production: deps.production,
     limits: deps.limits,
+    writes: deps.writes,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

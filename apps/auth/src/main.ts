@@ -18,7 +18,7 @@ runSubgraph({
   name: 'auth',
   loadEnvironment: loadAuthEnvironment,
   indexes: [...credentialIndexes, ...apiKeyIndexes, ...refreshTokenIndexes],
-  createApp: async ({ env, mongo, logger, production, limits }) => {
+  createApp: async ({ env, mongo, logger, production, limits, writes }) => {
     limiters = createLimiterBackend({
       redisUrl: env.REDIS_URL,
       failMode: env.RATE_LIMIT_FAIL_MODE,
@@ -52,6 +52,7 @@ runSubgraph({
       accessTokenTtl: env.ACCESS_TOKEN_TTL,
       refreshTokenTtl: env.REFRESH_TOKEN_TTL,
       loginLimiter,
+      writes,
     });
   },
   close: async () => {

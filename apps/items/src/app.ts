@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
+import type { SubgraphWrites } from '@platform/read-cache';
 import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { ItemRepository } from './data-access/item-repository';
@@ -17,6 +18,8 @@ import { mutationResolvers } from './resolvers/mutation-resolvers';
 export interface ItemsAppDeps {
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
   limits?: GraphQLLimits | undefined;
+  /** Read-cache invalidation after each mutation (runSubgraph's); absent: none (tests in-process). */
+  writes?: SubgraphWrites | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -39,6 +42,7 @@ export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
     resolvers: { ...itemResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
     production: deps.production,
     limits: deps.limits,
+    writes: deps.writes,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

@@ -11,7 +11,7 @@ runSubgraph({
   loadEnvironment: loadItemsEnvironment,
   indexes: itemIndexes,
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, limits, commandStats }) =>
+  createApp: ({ env, mongo, logger, production, limits, commandStats, writes }) =>
     createItemsApp({
       db: mongo.db,
       logger,
@@ -20,5 +20,6 @@ runSubgraph({
       limits,
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
+      writes,
     }),
 });

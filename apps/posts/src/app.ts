@@ -5,6 +5,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
 import { DeletionMarks } from '@platform/mongo';
+import type { SubgraphWrites } from '@platform/read-cache';
 import { startSubgraph, type GraphQLLimits, type MongoCommandStats } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { PostRepository } from './data-access/post-repository';
@@ -23,6 +24,8 @@ import { mutationResolvers } from './resolvers/mutation-resolvers';
 export interface PostsAppDeps {
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
   limits?: GraphQLLimits | undefined;
+  /** Read-cache invalidation after each mutation (runSubgraph's); absent: none (tests in-process). */
+  writes?: SubgraphWrites | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -56,6 +59,7 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
     },
     production: deps.production,
     limits: deps.limits,
+    writes: deps.writes,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

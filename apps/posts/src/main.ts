@@ -13,7 +13,7 @@ runSubgraph({
   loadEnvironment: loadPostsEnvironment,
   indexes: [...postIndexes, ...commentIndexes, ...likeIndexes],
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, limits, commandStats }) =>
+  createApp: ({ env, mongo, logger, production, limits, commandStats, writes }) =>
     createPostsApp({
       db: mongo.db,
       logger,
@@ -22,5 +22,6 @@ runSubgraph({
       limits,
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
+      writes,
     }),
 });

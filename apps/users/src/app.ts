@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import type { ApolloServer } from '@apollo/server';
 import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
+import type { SubgraphWrites } from '@platform/read-cache';
 import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
@@ -17,6 +18,8 @@ import { mutationResolvers } from './resolvers/mutation-resolvers';
 export interface UsersAppDeps {
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
   limits?: GraphQLLimits | undefined;
+  /** Read-cache invalidation after each mutation (runSubgraph's); absent: none (tests in-process). */
+  writes?: SubgraphWrites | undefined;
   db: Db;
   logger: Logger;
   jwtSecret: string;
@@ -41,6 +44,7 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
     resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
     production: deps.production,
     limits: deps.limits,
+    writes: deps.writes,
     jwtSecret: deps.jwtSecret,
     maxBodyBytes: deps.maxBodyBytes,
     logger: deps.logger,

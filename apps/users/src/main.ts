@@ -17,7 +17,7 @@ runSubgraph({
   name: 'users',
   loadEnvironment: loadUsersEnvironment,
   indexes: userIndexes,
-  createApp: async ({ env, mongo, logger, production, limits }) => {
+  createApp: async ({ env, mongo, logger, production, limits, writes }) => {
     const internal = { caller: 'users', jwtSecret: env.jwtSecret, subgraphSecret: env.subgraphSecret };
     const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, internal);
     const items = new InternalGraphQLClient(env.ITEMS_SUBGRAPH_URL, internal);
@@ -32,6 +32,7 @@ runSubgraph({
       maxBodyBytes: env.MAX_BODY_BYTES,
       credentials: new AuthCredentialStore(auth),
       purger: new FederatedAccountPurger({ auth, items, posts }),
+      writes,
     });
     if (env.BOOTSTRAP_ADMIN_USERNAME && env.BOOTSTRAP_ADMIN_PASSWORD) {
       bootstrap = startAdminBootstrap(
@@ -42,6 +43,8 @@ runSubgraph({
           email: env.BOOTSTRAP_ADMIN_EMAIL ?? `${env.BOOTSTRAP_ADMIN_USERNAME.toLowerCase()}@admin.example.com`,
         },
         logger,
+        // Not a mutation: the bootstrap's own write invalidates like one.
+        () => writes.written(),
       );
     }
     return app;

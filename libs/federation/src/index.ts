@@ -27,3 +27,4 @@ export {
   type AccessTokenStatusOptions,
 } from './access-token-status';
 export { createCredentialChecks, type CredentialChecks } from './credential-checks';
+export { createReadCache } from './read-cache';

@@ -9,6 +9,7 @@ import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import { isTimeout, timeUpstream } from '@platform/metrics';
+import type { SubgraphReadCache } from '@platform/read-cache';
 import { countingQueryPlanCache } from './query-plan-cache';
 import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
 import type { WarmUpContext } from './warm-up';
@@ -32,6 +33,8 @@ export interface SupergraphGatewayOptions {
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
   logger: Logger;
+  /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
+  readCache?: SubgraphReadCache | undefined;
 }
 
 export interface SupergraphGateway {
@@ -57,6 +60,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     private readonly pools: SubgraphPools,
     private readonly subgraphSecret: string,
     private readonly onUnavailable: (url: string, error: Error) => void,
+    private readonly readCache: SubgraphReadCache | undefined,
   ) {}
 
   async process({
@@ -83,6 +87,15 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       operationName: request.operationName,
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
+    const cached = await this.readCache?.lookup({
+      subgraph: this.name,
+      operation: operationOf(request.query),
+      body,
+      authorization: headers['authorization'],
+      facade: headers[FACADE_CALL_HEADER] === '1',
+    });
+    // Parsed per request: the executor merges later fetches into the objects it is given.
+    if (cached?.body !== undefined) return JSON.parse(cached.body) as GatewayResponse;
     let answer: SubgraphAnswer;
     let payload: unknown;
     const done = timeUpstream(this.name);
@@ -121,6 +134,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     if (typeof payload !== 'object' || payload === null) {
       throw this.unavailable(new Error('Expected a JSON object from the subgraph'));
     }
+    if (!failed) cached?.keep(answer.body);
     return payload as GatewayResponse;
   }
 
@@ -130,6 +144,16 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
   }
+}
+
+/**
+ * The kind of operation a fetch sends, from the planner's text (one operation per fetch; the planner gives no document
+ * unless `exposeDocumentNodeInFetchNode`): `{ ... }` is a query.
+ */
+function operationOf(query: string): string | undefined {
+  const text = query.trimStart();
+  if (text.startsWith('{')) return 'query';
+  return /^(query|mutation|subscription)\b/.exec(text)?.[1];
 }
 
 export function createSupergraphGateway(options: SupergraphGatewayOptions): SupergraphGateway {
@@ -148,7 +172,7 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
     buildService: ({ name, url }) => {
       const target = options.subgraphUrls[name] ?? url;
       if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      return new SubgraphDataSource(name, target, pools, options.subgraphSecret, onUnavailable);
+      return new SubgraphDataSource(name, target, pools, options.subgraphSecret, onUnavailable, options.readCache);
     },
     logger: {
       debug: () => undefined,
@@ -157,5 +181,11 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
       error: (message: unknown) => options.logger.error(String(message)),
     },
   });
-  return { gateway, close: () => pools.close() };
+  return {
+    gateway,
+    close: async () => {
+      await pools.close();
+      await options.readCache?.close();
+    },
+  };
 }

@@ -11,6 +11,7 @@ import type { GraphQLLimits } from './graphql-limits';
 import { MongoCommandStats } from './mongo-command-stats';
 import { requireSubgraphSecret } from '@platform/auth';
 import { runService } from '@platform/service';
+import { createSubgraphWrites, type SubgraphWrites } from '@platform/read-cache';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
@@ -18,6 +19,8 @@ export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets 
   METRICS_PORT?: number | undefined;
   MONGO_URL: string;
   MONGO_DB: string;
+  /** Where the read cache's generations live (libs/read-cache); absent: nothing to invalidate. */
+  REDIS_URL?: string | undefined;
 }
 
 export interface SubgraphApp {
@@ -40,6 +43,8 @@ export interface SubgraphProcess<E extends SubgraphEnvironment, A extends Subgra
     limits: GraphQLLimits;
     /** Present only when monitorCommands is on and NODE_ENV is not production. */
     commandStats: MongoCommandStats | undefined;
+    /** This subgraph's read-cache invalidation: give it to startSubgraph, and call it after any other write. */
+    writes: SubgraphWrites;
   }) => Promise<A>;
   /** Extra readiness beyond MongoDB answering (e.g. a bootstrap that must finish). */
   ready?: (app: A) => boolean;
@@ -64,7 +69,9 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     });
     await ensureIndexes(mongo.db, definition.indexes);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
-    const app = await definition.createApp({ env, mongo, logger, production, limits: graphqlLimitsOf(env), commandStats });
+    // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
+    const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
+    const app = await definition.createApp({ env, mongo, logger, production, limits: graphqlLimitsOf(env), commandStats, writes });
     await runService({
       name: definition.name,
       host: env.HOST,
@@ -79,6 +86,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
       onShutdown: async () => {
         await app.server.stop();
         await definition.close?.(app);
+        await writes.close();
         await mongo.close();
       },
     });

@@ -22,6 +22,8 @@ import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './gra
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
 import { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
+import { readCacheInvalidationPlugin } from './read-cache-invalidation';
+import type { SubgraphWrites } from '@platform/read-cache';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
@@ -84,6 +86,8 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
   context: (base: BaseSubgraphContext) => TContext;
   /** Per-request MongoDB command counts in `extensions.mongoCommands` (runSubgraph gives it outside production). */
   commandStats?: MongoCommandStats | undefined;
+  /** Bumps this subgraph's read-cache generation after each mutation (runSubgraph gives it); absent: nothing bumped. */
+  writes?: SubgraphWrites | undefined;
 }): Promise<StartedSubgraph<TContext>> {
   const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
     production: options.production,
@@ -92,6 +96,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(option
   server.addPlugin(serverFaultLogPlugin<TContext>(options.logger));
   const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
+  if (options.writes) server.addPlugin(readCacheInvalidationPlugin<TContext>(options.writes));
   await server.start();
   const tokens = new AccessTokenVerifier(options.jwtSecret);
   const handler = createGraphQLHandler<TContext>({
