@@ -6,6 +6,7 @@
  *   npm run bench                  # full run (about 4 minutes)
  *   npm run bench -- --quick       # short runs (under a minute and a half), noisy numbers
  *   npm run bench -- --only=rest.users.get,gateway.users.get --env GATEWAY_IN_PROCESS=true --out=/tmp/a.json
+ *   npm run bench -- --quick --uncached  # include the uncached system (every cache and dedup off) in a short run too
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,14 +17,15 @@ import autocannon from 'autocannon';
 import {
   appEnvironment,
   freePort,
-  makeTempDir,
   parsePrometheusText,
+  makeTempDir,
   startFerretDb,
   startApp,
   startProcess,
   startRedis,
   startSystem,
   waitForHttpOk,
+  waitForPort,
   type ManagedProcess,
   type RunningInfra,
   type RunningSystem,
@@ -31,15 +33,21 @@ import {
 import { GetUser } from '../apps/rest/src/operations/users-operations';
 import { FULL_SEED, SEED_PASSWORD, seedDatabase, seedUsername, type SeedSizes } from './bench-seed';
 import {
+  addCacheCounts,
   checkTargets,
   computeRatios,
   cpuPerRequest,
   formatTable,
   mergeRuns,
+  ownProcesses,
   skippedScenario,
   summarizeRun,
+  UNCACHED_PREFIX,
+  type CacheCount,
   type CpuTicks,
   type LoadRun,
+  type MetricSample,
+  REFERENCES,
   type ScenarioResult,
 } from './bench-results';
 
@@ -62,15 +70,22 @@ interface Options {
    * of the application path under test; the `*.full_range` scenario shows the scan (docs/performance.md).
    */
   hot: number;
+  /**
+   * Run rest.users.get a second time on a second system with every cache and deduplication off (UNCACHED_ENV):
+   * true with --uncached, false with --no-uncached, null (the default) = in a full run, not with --quick.
+   */
+  uncached: boolean | null;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { quick: false, only: null, env: {}, out: null, warmupSeconds: 3, durationSeconds: 15, connections: 50, hold: false, hot: 10 };
+  const options: Options = { quick: false, only: null, env: {}, out: null, warmupSeconds: 3, durationSeconds: 15, connections: 50, hold: false, hot: 10, uncached: null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     const value = (prefix: string) => (arg.startsWith(`${prefix}=`) ? arg.slice(prefix.length + 1) : argv[++i] ?? '');
     if (arg === '--quick') options.quick = true;
     else if (arg === '--hold') options.hold = true;
+    else if (arg === '--uncached') options.uncached = true;
+    else if (arg === '--no-uncached') options.uncached = false;
     else if (arg.startsWith('--only')) options.only = value('--only').split(',').filter(Boolean);
     else if (arg.startsWith('--out')) options.out = resolve(value('--out'));
     else if (arg.startsWith('--hot')) options.hot = Number(value('--hot'));
@@ -90,7 +105,18 @@ function parseArgs(argv: readonly string[]): Options {
 }
 
 /** The scenarios the ratios compare: measured in interleaved rounds (PAIRED_ROUNDS in a full run, one with --quick). */
-const PAIRED_SCENARIOS = ['rest.users.get', 'rest.users.get.embedded', 'gateway.users.get', 'direct.users.get'];
+const PAIRED_SCENARIOS = ['rest.users.get', 'rest.users.get.embedded', 'gateway.users.get', 'direct.users.get', 'baseline.users.get', 'rest.users.get.uncached'];
+
+/**
+ * Every setting that switches a cache or a deduplication off, for the uncached system (issue 19: "with every cache
+ * and deduplication switched off, the REST read still >= 1.5x the docs-default chain"). The one place to extend when a
+ * new cache or dedup lands; a process that does not know a variable ignores it.
+ */
+const UNCACHED_ENV: Record<string, string> = {
+  // hcache: the read cache (facade / gateway / subgraphs).
+  READ_CACHE: 'off',
+  // hperf: identical in-flight reads deduplicated; add its switch here when it lands.
+};
 const PAIRED_ROUNDS = 3;
 
 /** Enough that no scenario is throttled (the limits themselves are exercised by the e2e tests). */
@@ -107,7 +133,7 @@ interface RequestSpec {
 
 interface Scenario {
   name: string;
-  target: 'rest' | 'rest-embedded' | 'gateway' | 'direct';
+  target: 'rest' | 'rest-embedded' | 'gateway' | 'direct' | 'baseline' | 'rest-uncached';
   /** The OpenAPI path and method the scenario needs; absent in openapi.json: "skipped: route missing". */
   route?: { path: string; method: 'get' | 'post' };
   expectStatus: number;
@@ -165,17 +191,26 @@ async function main(): Promise<void> {
   log(`rate limits raised so nothing is throttled: ${Object.entries(UNTHROTTLED).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   log(`environment of every process: ${Object.entries({ ...DEPLOYMENT, ...options.env }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
+  const includeUncached = options.uncached ?? (options.only?.includes('rest.users.get.uncached') || !options.quick);
+  /** Selected by --only (all without it); the uncached system's scenario also by --uncached / --quick (Options). */
+  const wanted = (name: string) => (!options.only || options.only.includes(name)) && (name !== 'rest.users.get.uncached' || includeUncached);
+  if (wanted('rest.users.get.uncached')) log(`uncached system: rest.users.get again with ${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+
   const tmp = makeTempDir('api-bench-');
   const infra: RunningInfra[] = [];
   let system: RunningSystem | undefined;
   let direct: ManagedProcess | undefined;
   let restEmbedded: ManagedProcess | undefined;
+  let uncachedSystem: RunningSystem | undefined;
+  const baseline: ManagedProcess[] = [];
   let stopping = false;
   const cleanup = async () => {
     if (stopping) return;
     stopping = true;
     await direct?.stop('SIGTERM', 5_000);
     await restEmbedded?.stop('SIGTERM', 5_000);
+    for (const proc of [...baseline].reverse()) await proc.stop('SIGTERM', 5_000);
+    await uncachedSystem?.stop();
     await system?.stop();
     await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
     tmp.remove();
@@ -219,14 +254,51 @@ async function main(): Promise<void> {
       env: {
         ...appEnvironment('rest', system.ports, system.env),
         PORT: String(embeddedPort),
-        METRICS_PORT: system.env['METRICS_PORT'] === 'off' ? 'off' : String(embeddedMetricsPort),
         GATEWAY_MODE: 'embedded',
+        ...(system.env['METRICS_PORT'] === 'off' ? {} : { METRICS_PORT: String(embeddedMetricsPort) }),
       },
       logDir: tmp.path,
       logName: 'rest-embedded',
     });
     const restEmbeddedUrl = `http://127.0.0.1:${embeddedPort}`;
     await waitForHttpOk(`${restEmbeddedUrl}/readyz`, 60_000, () => restEmbedded?.child.exitCode === null);
+    const metricsUrls: Record<string, string> = { ...system.metricsUrls, 'rest-embedded': `http://127.0.0.1:${embeddedMetricsPort}/metrics` };
+
+    // The docs-default baseline (bench/baseline): subgraph, then the gateway (it composes by introspecting the
+    // subgraph at start), then the facade; same FerretDB and seeded users, same deployment environment.
+    let baselineUrl = '';
+    if (wanted('baseline.users.get')) {
+      const startBaseline = async (name: string, script: string, env: Record<string, string>) => {
+        const port = await freePort();
+        const proc = startProcess(name, process.execPath, [join(rootDir, 'dist', 'tools', script)], {
+          cwd: rootDir,
+          env: { PATH: process.env['PATH'] ?? '', APOLLO_TELEMETRY_DISABLED: 'true', ...DEPLOYMENT, ...env, PORT: String(port) },
+          logFile: join(tmp.path, `${name}.log`),
+        });
+        baseline.push(proc);
+        await waitForPort(port, 60_000, () => proc.child.exitCode === null);
+        return `http://127.0.0.1:${port}`;
+      };
+      const subgraphUrl = await startBaseline('baseline-users', 'bench-baseline-subgraph.js', { MONGO_URL: ferret.url });
+      const gatewayUrl = await startBaseline('baseline-gateway', 'bench-baseline-gateway.js', { SUBGRAPH_URL: `${subgraphUrl}/` });
+      baselineUrl = await startBaseline('baseline-facade', 'bench-baseline-facade.js', { GATEWAY_URL: `${gatewayUrl}/` });
+      log(`docs-default baseline ready: facade ${baselineUrl} -> gateway ${gatewayUrl} -> subgraph ${subgraphUrl}`);
+    }
+    // The same system once more with every cache and deduplication off (UNCACHED_ENV), on the same databases.
+    if (wanted('rest.users.get.uncached')) {
+      const logDir = join(tmp.path, 'uncached');
+      mkdirSync(logDir, { recursive: true });
+      uncachedSystem = await startSystem({
+        rootDir,
+        mongoUrl: ferret.url,
+        redisUrl: redis.url,
+        jwtSecret,
+        freePorts: true,
+        logDir,
+        env: { DATA_DIR: tmp.path, ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, ...UNCACHED_ENV },
+      });
+      for (const [name, url] of Object.entries(uncachedSystem.metricsUrls)) metricsUrls[`${UNCACHED_PREFIX}${name}`] = url;
+    }
     log(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s (rest ${system.urls.rest}, gateway ${system.urls.gateway}/graphql)`);
 
     const pids: Record<string, number | undefined> = {
@@ -235,6 +307,8 @@ async function main(): Promise<void> {
       redis: redis.process.child.pid,
       direct: direct.child.pid,
       'rest-embedded': restEmbedded.child.pid,
+      ...Object.fromEntries(baseline.map((proc) => [proc.name, proc.child.pid])),
+      ...Object.fromEntries([...(uncachedSystem?.processes ?? [])].map(([name, proc]) => [`${UNCACHED_PREFIX}${name}`, proc.child.pid])),
       'load-generator': process.pid,
     };
 
@@ -248,7 +322,7 @@ async function main(): Promise<void> {
     const token = ((await login.json()) as { access_token: string }).access_token;
     const bearer = { authorization: `Bearer ${token}` };
     if (options.hold) {
-      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-embedded ${restEmbeddedUrl}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
+      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-embedded ${restEmbeddedUrl}, baseline ${baselineUrl || 'not started'}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
       log(`token: ${token}`);
       await new Promise(() => undefined);
     }
@@ -279,6 +353,12 @@ async function main(): Promise<void> {
     const scenarios: Scenario[] = [
       { name: 'rest.users.get', target: 'rest', ...restUsersGet, note: idsNote },
       {
+        name: 'rest.users.get.uncached',
+        target: 'rest-uncached',
+        ...restUsersGet,
+        note: `the same read on a second system with every cache and deduplication off (${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}); ${idsNote}`,
+      },
+      {
         name: 'rest.users.get.embedded',
         target: 'rest-embedded',
         ...restUsersGet,
@@ -299,6 +379,14 @@ async function main(): Promise<void> {
         next: () => ({ method: 'GET', path: `/users/${userId()}` }),
         check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
         note: `floor: express + mongodb findOne with a projection; no auth, validation, federation or logging; ${idsNote}`,
+      },
+      {
+        name: 'baseline.users.get',
+        target: 'baseline',
+        expectStatus: 200,
+        next: () => ({ method: 'GET', path: `/users/${userId()}` }),
+        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
+        note: `docs-default chain (bench/baseline): express facade -> @apollo/gateway (IntrospectAndCompose, RemoteGraphQLDataSource) -> @apollo/subgraph + findOne, all defaults, no auth; ${idsNote}`,
       },
       {
         name: 'rest.items.get',
@@ -389,7 +477,29 @@ async function main(): Promise<void> {
       },
     ];
 
-    const baseUrls = { rest: system.urls.rest, 'rest-embedded': restEmbeddedUrl, gateway: system.urls.gateway, direct: directUrl };
+    const baseUrls = {
+      rest: system.urls.rest,
+      'rest-embedded': restEmbeddedUrl,
+      gateway: system.urls.gateway,
+      direct: directUrl,
+      baseline: baselineUrl,
+      'rest-uncached': uncachedSystem?.urls.rest ?? '',
+    };
+    /** Every process's metrics scrape (those with metrics off or unreachable left out), for the cache hit rates. */
+    const scrape = async (): Promise<Record<string, MetricSample[]>> => {
+      const out: Record<string, MetricSample[]> = {};
+      await Promise.all(
+        Object.entries(metricsUrls).map(async ([name, url]) => {
+          try {
+            const response = await fetch(url);
+            if (response.ok) out[name] = parsePrometheusText(await response.text());
+          } catch {
+            // METRICS_PORT=off: no hit rates, the run goes on.
+          }
+        }),
+      );
+      return out;
+    };
     const sample = (): CpuTicks => {
       const out: CpuTicks = {};
       for (const [name, pid] of Object.entries(pids)) {
@@ -430,11 +540,11 @@ async function main(): Promise<void> {
         ],
       });
 
+    const selected = scenarios.filter((scenario) => wanted(scenario.name));
     // Every process on the read paths runs warm before the first scenario (JIT, caches, connection pools), so the
     // first scenario in the list does not pay for the system's start-up; each scenario still has its own warm-up.
-    for (const name of PAIRED_SCENARIOS) {
-      const scenario = scenarios.find((s) => s.name === name);
-      if (scenario) await load(baseUrls[scenario.target], scenario.next, options.warmupSeconds, options.connections, false);
+    for (const scenario of selected.filter((s) => PAIRED_SCENARIOS.includes(s.name))) {
+      await load(baseUrls[scenario.target], scenario.next, options.warmupSeconds, options.connections, false);
     }
     log('system warmed up (the users.get paths)');
 
@@ -465,38 +575,24 @@ async function main(): Promise<void> {
       return { url, problem };
     };
 
-    /** read_cache_lookups_total of the processes that read through the cache, summed by result (empty: metrics off). */
-    const cacheMetricsUrls = [system.metricsUrls.gateway, `http://127.0.0.1:${embeddedMetricsPort}/metrics`];
-    const cacheLookups = async (): Promise<Record<string, number>> => {
-      const totals: Record<string, number> = {};
-      for (const url of cacheMetricsUrls) {
-        const text = await fetch(url).then((r) => r.text(), () => '');
-        for (const s of parsePrometheusText(text).filter((s) => s.name === 'read_cache_lookups_total')) {
-          const result = s.labels['result'] ?? '';
-          totals[result] = (totals[result] ?? 0) + s.value;
-        }
-      }
-      return totals;
-    };
-
     interface Measured {
       runs: LoadRun[];
       ticks: CpuTicks;
       loads: number[];
-      cache?: Record<string, number>;
+      /** Cache hits and misses per process over the measured runs (from the metrics scrapes around each). */
+      cache: Record<string, CacheCount>;
     }
+    const measuredNothing = (): Measured => ({ runs: [], ticks: {}, loads: [], cache: {} });
     /** One measured run, added to what the scenario measured before (its CPU ticks per process summed). */
     const measure = async (scenario: Scenario, url: string, seconds: number, into: Measured): Promise<void> => {
       into.loads.push(loadavg()[0] ?? 0);
-      const cacheBefore = await cacheLookups();
+      const scrapedBefore = await scrape();
       const before = sample();
       graphqlErrors = 0;
       const run = await load(url, scenario.next, seconds, scenario.connections ?? options.connections, scenario.target === 'gateway');
       const after = sample();
+      addCacheCounts(scrapedBefore, await scrape(), into.cache);
       into.loads.push(loadavg()[0] ?? 0);
-      const cacheAfter = await cacheLookups();
-      into.cache ??= {};
-      for (const [result, value] of Object.entries(cacheAfter)) into.cache[result] = (into.cache[result] ?? 0) + value - (cacheBefore[result] ?? 0);
       for (const [name, start] of Object.entries(before)) {
         const end = after[name];
         if (end !== undefined) into.ticks[name] = (into.ticks[name] ?? 0) + (end - start);
@@ -508,17 +604,13 @@ async function main(): Promise<void> {
       const zero = Object.fromEntries(Object.keys(measured.ticks).map((name) => [name, 0]));
       const cpu = cpuPerRequest(zero, measured.ticks, run.requests, clk);
       const note = [scenario.note, measured.runs.length > 1 ? `${measured.runs.length} interleaved rounds` : undefined, problem ? `probe: ${problem}` : undefined];
-      const result = summarizeRun(scenario.name, run, cpu, { note: note.filter(Boolean).join('; ') });
+      const result = summarizeRun(scenario.name, run, cpu, { note: note.filter(Boolean).join('; '), own: ownProcesses(scenario.target) });
       const load1m = measured.loads.reduce((sum, l) => sum + l, 0) / Math.max(1, measured.loads.length);
-      const [hit, miss, stale, bypass] = ['hit', 'miss', 'stale', 'bypass'].map((r) => measured.cache?.[r] ?? 0) as [number, number, number, number];
-      const hitRate = hit + miss + stale > 0 ? Math.round((hit / (hit + miss + stale)) * 1000) / 1000 : null;
-      const cache = { hit, miss, stale, bypass, hit_rate: hitRate };
-      byName.set(scenario.name, { ...result, load_avg_1m: Math.round(load1m * 100) / 100, read_cache: cache });
-      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req, read cache ${hitRate === null ? 'unused' : `hit rate ${hitRate} (${hit} hits, ${miss + stale} misses, ${bypass} bypassed)`}`);
+      byName.set(scenario.name, { ...result, load_avg_1m: Math.round(load1m * 100) / 100, ...(Object.keys(measured.cache).length ? { cache: measured.cache } : {}) });
+      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req`);
     };
 
     const byName = new Map<string, ScenarioResult>();
-    const selected = scenarios.filter((scenario) => !options.only || options.only.includes(scenario.name));
     // The users.get paths are compared with each other (the ratios): they run in interleaved rounds, so a slow spell of
     // the machine lands on all of them alike instead of on whichever ran then.
     const paired = selected.filter((scenario) => PAIRED_SCENARIOS.includes(scenario.name));
@@ -528,7 +620,7 @@ async function main(): Promise<void> {
       const prepared = await ready(scenario);
       if (prepared) pairedReady.set(scenario, prepared);
     }
-    const pairedMeasured = new Map<Scenario, Measured>([...pairedReady.keys()].map((scenario) => [scenario, { runs: [], ticks: {}, loads: [] }]));
+    const pairedMeasured = new Map<Scenario, Measured>([...pairedReady.keys()].map((scenario) => [scenario, measuredNothing()]));
     for (let round = 0; round < rounds; round += 1) {
       for (const [scenario, { url }] of pairedReady) {
         await settle(options.quick ? 2_000 : 10_000);
@@ -540,7 +632,7 @@ async function main(): Promise<void> {
     for (const scenario of selected.filter((s) => !PAIRED_SCENARIOS.includes(s.name))) {
       const prepared = await ready(scenario);
       if (!prepared) continue;
-      const measured: Measured = { runs: [], ticks: {}, loads: [] };
+      const measured = measuredNothing();
       await measure(scenario, prepared.url, options.durationSeconds, measured);
       record(scenario, measured, prepared.problem);
     }
@@ -559,6 +651,9 @@ async function main(): Promise<void> {
         seed,
         hot_ids: options.hot,
         env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env },
+        uncached_env: UNCACHED_ENV,
+        baseline: 'bench/baseline: express facade -> @apollo/gateway (IntrospectAndCompose) -> @apollo/subgraph, defaults',
+        references: REFERENCES,
       },
       scenarios: results,
       ratios,

@@ -91,60 +91,99 @@ export async function trustedDocumentsManifest() {
   return { format: 'apollo-persisted-query-manifest', version: 1, operations: [...operations.values()] };
 }
 
+/** What every Node bundle shares: node_modules stay external, `.graphql` files are inlined as SDL. */
+const NODE_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'cjs',
+  packages: 'external',
+  loader: { '.md': 'text' },
+  plugins: [
+    {
+      name: 'graphql-sdl',
+      setup(plugin) {
+        plugin.onLoad({ filter: /\.graphql$/ }, (args) => ({
+          contents: sdl.loadSdl(args.path),
+          loader: 'text',
+        }));
+      },
+    },
+  ],
+  tsconfig: join(root, 'tsconfig.json'),
+  logLevel: 'warning',
+};
+
+const appEntry = (app) => [`apps/${app}/main`, join(root, 'apps', app, 'src', 'main.ts')];
+
+/**
+ * What the gateway and the facade read beside their bundles: the composed supergraph (the facade reads it with
+ * GATEWAY_MODE=embedded), and for the gateway its IDE and the trusted-documents manifest. Composition also checks the
+ * committed schema/api.graphql, so every subgraph's build runs it.
+ */
+async function finishApps(apps) {
+  const gateway = apps.includes('gateway');
+  if (gateway) await buildGraphiQL();
+  const manifest = gateway ? await trustedDocumentsManifest() : undefined;
+  // esbuild keeps a service process; end it so `npm start` leaves no child of its own behind.
+  await stopEsbuild();
+  const supergraph = await composeSupergraph();
+  for (const app of apps.filter((name) => name === 'gateway' || name === 'rest')) {
+    mkdirSync(join(root, 'dist', 'apps', app), { recursive: true });
+    writeFileSync(join(root, 'dist', 'apps', app, 'supergraph.graphql'), supergraph);
+  }
+  if (manifest) {
+    writeFileSync(join(root, 'dist', 'apps', 'gateway', 'trusted-documents.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+}
+
 export async function buildAll() {
   const started = Date.now();
   const entryPoints = Object.fromEntries([
-    ...APPS.map((app) => [`apps/${app}/main`, join(root, 'apps', app, 'src', 'main.ts')]),
+    ...APPS.map(appEntry),
     ['tools/start-system', join(root, 'tools', 'launcher', 'start-system.ts')],
     // `npm run bench`: the runner and its floor server (bench/).
     ['tools/bench', join(root, 'bench', 'bench-cli.ts')],
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
+    // The docs-default baseline (express facade -> @apollo/gateway -> @apollo/subgraph), started by the runner.
+    ...['facade', 'gateway', 'subgraph'].map((part) => [`tools/bench-baseline-${part}`, join(root, 'bench', 'baseline', `baseline-${part}.ts`)]),
     // `npm run bench:limits`: the CPU the GraphQL limits add per gateway operation (bench/limits-cost.ts).
     ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
     // bench/schemathesis.mjs: the long Schemathesis run.
     ['tools/bench-schemathesis', join(root, 'bench', 'schemathesis-cli.ts')],
     ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
+    // `npm run bench:sizing`: FerretDB v1's cost per query shape as the users collection grows (bench/sizing.ts).
+    ['tools/bench-sizing', join(root, 'bench', 'sizing.ts')],
   ]);
-  await build({
-    entryPoints,
-    outdir: join(root, 'dist'),
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'cjs',
-    packages: 'external',
-    sourcemap: 'linked',
-    loader: { '.md': 'text' },
-    plugins: [
-      {
-        name: 'graphql-sdl',
-        setup(plugin) {
-          plugin.onLoad({ filter: /\.graphql$/ }, (args) => ({
-            contents: sdl.loadSdl(args.path),
-            loader: 'text',
-          }));
-        },
-      },
-    ],
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'warning',
-  });
-  await buildGraphiQL();
-  const manifest = await trustedDocumentsManifest();
-  // esbuild keeps a service process; end it so `npm start` leaves no child of its own behind.
-  await stopEsbuild();
-  const supergraph = await composeSupergraph();
-  // Beside the gateway's bundle, and the facade's (which reads it with GATEWAY_MODE=embedded).
-  for (const app of ['gateway', 'rest']) {
-    mkdirSync(join(root, 'dist', 'apps', app), { recursive: true });
-    writeFileSync(join(root, 'dist', 'apps', app, 'supergraph.graphql'), supergraph);
-  }
-  writeFileSync(join(root, 'dist', 'apps', 'gateway', 'trusted-documents.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await build({ ...NODE_BUNDLE, entryPoints, outdir: join(root, 'dist'), sourcemap: 'linked' });
+  await finishApps(APPS);
   process.stdout.write(`built ${APPS.length} apps and the supergraph in ${Date.now() - started} ms\n`);
 }
 
+/**
+ * One Nx project's `build` target (`node tools/build.mjs --project=<name>`): an app builds its own bundle (and what it
+ * reads beside it); a lib has no bundle of its own (esbuild inlines it into each app), so its build checks that its
+ * public entry (src/index.ts) bundles; e2e and tools need every app, so they run the whole build.
+ */
+export async function buildProject(name) {
+  const started = Date.now();
+  if (APPS.includes(name)) {
+    await build({ ...NODE_BUNDLE, entryPoints: Object.fromEntries([appEntry(name)]), outdir: join(root, 'dist'), sourcemap: 'linked' });
+    await finishApps([name]);
+  } else if (name.startsWith('lib-')) {
+    const entry = join(root, 'libs', name.slice('lib-'.length), 'src', 'index.ts');
+    await build({ ...NODE_BUNDLE, entryPoints: [entry], write: false });
+    await stopEsbuild();
+  } else {
+    await buildAll();
+    return;
+  }
+  process.stdout.write(`built ${name} in ${Date.now() - started} ms\n`);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  buildAll().catch((error) => {
+  const project = process.argv.find((arg) => arg.startsWith('--project='))?.slice('--project='.length);
+  (project ? buildProject(project) : buildAll()).catch((error) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });

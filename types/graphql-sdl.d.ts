@@ -9,3 +9,11 @@ declare module '*.md' {
   const text: string;
   export default text;
 }
+
+/** tools/graphql-sdl.cjs: a schema.graphql with its `# @include` lines resolved (codegen.ts reads SDL through it). */
+declare module '*/graphql-sdl.cjs' {
+  export function loadSdl(file: string): string;
+  export function resolveIncludes(text: string): string;
+  const sdl: { loadSdl: typeof loadSdl; resolveIncludes: typeof resolveIncludes };
+  export default sdl;
+}

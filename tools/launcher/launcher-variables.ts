@@ -3,7 +3,7 @@
  * environment.ts declares (read from the zod schemas with the same parser the deployment tests use, so the list cannot
  * drift from the code), except the ones the launcher decides itself per process.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvironmentSchema } from '../deployment/deployment-model';
 
@@ -24,25 +24,42 @@ export const LAUNCHER_OWNED = new Set([
   'METRICS_PORT',
 ]);
 
+const namesIn = (file: string): string[] => parseEnvironmentSchema(readFileSync(file, 'utf8')).map((variable) => variable.name);
+
+/**
+ * The variables each process declares, by app: its environment.ts, and the shared pieces of libs/config it extends
+ * (commonEnvironment, supergraphEnvironment).
+ */
+export function variablesByProcess(rootDir: string): Record<string, string[]> {
+  const config = (name: string) => join(rootDir, 'libs', 'config', 'src', `${name}.ts`);
+  const byProcess: Record<string, string[]> = {};
+  for (const app of readdirSync(join(rootDir, 'apps'))) {
+    const file = join(rootDir, 'apps', app, 'src', 'environment.ts');
+    if (!existsSync(file)) continue;
+    const source = readFileSync(file, 'utf8');
+    const names = new Set(namesIn(file));
+    if (source.includes('commonEnvironment')) for (const name of namesIn(config('common-environment'))) names.add(name);
+    if (source.includes('supergraphEnvironment')) for (const name of namesIn(config('supergraph-environment'))) names.add(name);
+    byProcess[app] = [...names].sort();
+  }
+  return byProcess;
+}
+
 /** Every variable an environment.ts under apps/ or libs/config declares, sorted. */
 export function declaredVariables(rootDir: string): string[] {
-  const files = [
-    ...readdirSync(join(rootDir, 'apps'))
-      .map((app) => join(rootDir, 'apps', app, 'src', 'environment.ts'))
-      .filter((file) => {
-        try {
-          readFileSync(file);
-          return true;
-        } catch {
-          return false;
-        }
-      }),
-    join(rootDir, 'libs', 'config', 'src', 'common-environment.ts'),
-    join(rootDir, 'libs', 'config', 'src', 'supergraph-environment.ts'),
-  ];
+  return [...new Set(Object.values(variablesByProcess(rootDir)).flat())].sort();
+}
+
+/** The variable names of README's configuration table (first column, each in backticks). */
+export function documentedVariables(rootDir: string): string[] {
+  const readme = readFileSync(join(rootDir, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## GraphQL for internal teams'));
   const names = new Set<string>();
-  for (const file of files) for (const variable of parseEnvironmentSchema(readFileSync(file, 'utf8'))) names.add(variable.name);
-  return [...names].sort();
+  for (const line of table.split('\n')) {
+    const first = line.split('|')[1] ?? '';
+    for (const match of first.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(match[1]!);
+  }
+  return [...names];
 }
 
 /** The caller's values of the declared variables the launcher does not own, and OpenTelemetry's standard `OTEL_*`. */

@@ -386,3 +386,107 @@ describe('Link headers', () => {
     expect(last.headers.get('link')).not.toMatch(/rel="next"/);
   });
 });
+
+describe('conditional requests on posts and comments', () => {
+  const createPost = async (token: string) =>
+    (await http.post(rest('/posts'), { token, json: { title: `If-Match ${unique()}`, body: 'Original' } })).body
+      .id as number;
+  const createComment = async (token: string, postId: number) =>
+    (await http.post(rest(`/posts/${postId}/comments`), { token, json: { body: 'Original' } })).body.id as number;
+
+  // Each case: the record's URL, a PATCH body, and what a read shows of it.
+  const cases: Array<[string, () => Promise<string>, (i: number) => Record<string, unknown>]> = [
+    ['a post', async () => `/posts/${await createPost(alice.token)}`, (i) => ({ title: `Title ${i}` })],
+    [
+      'a comment',
+      async () => {
+        const postId = await createPost(alice.token);
+        return `/posts/${postId}/comments/${await createComment(alice.token, postId)}`;
+      },
+      (i) => ({ body: `Body ${i}` }),
+    ],
+  ];
+
+  it.each(cases)(
+    'when 20 PATCHes of %s carry the same If-Match, then exactly one is 200 and nineteen are 412, and the winner is what is stored',
+    async (_what, create, change) => {
+      const url = rest(await create());
+      for (let round = 0; round < 2; round += 1) {
+        const etag = (await http.get(url, { token: alice.token })).headers.get('etag')!;
+        expect(etag).toMatch(/^"\d+\.(l\d+\.)?r\d+"$/);
+        const responses = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            http.patch(url, { token: alice.token, json: change(round * 100 + i), headers: { 'if-match': etag } }),
+          ),
+        );
+        expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(412)]);
+        const winner = responses.find((r) => r.status === 200)!;
+        const after = await http.get(url, { token: alice.token });
+        expect(after.body).toEqual(winner.body);
+        expect(after.headers.get('etag')).toBe(winner.headers.get('etag'));
+        expect(after.headers.get('etag')).not.toBe(etag);
+      }
+    },
+  );
+
+  it.each(cases)(
+    'when %s is read twice unchanged, then If-None-Match gives 304; a stale If-Match on PUT, PATCH or DELETE is 412 and changes nothing',
+    async (what, create, change) => {
+      const url = rest(await create());
+      const first = await http.get(url, { token: alice.token });
+      const stale = first.headers.get('etag')!;
+      const unchanged = await http.get(url, { token: alice.token, headers: { 'if-none-match': stale } });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.headers.get('etag')).toBe(stale);
+
+      const fresh = await http.patch(url, { token: alice.token, json: change(1), headers: { 'if-match': stale } });
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get('etag')).not.toBe(stale);
+      const written = (await http.get(url, { token: alice.token })).body;
+
+      expect(
+        (await http.patch(url, { token: alice.token, json: change(2), headers: { 'if-match': stale } })).status,
+      ).toBe(412);
+      if (what === 'a post') {
+        const replaced = await http.put(url, {
+          token: alice.token,
+          json: { title: 'Replaced', body: 'Replaced' },
+          headers: { 'if-match': stale },
+        });
+        expect(replaced.status).toBe(412);
+      }
+      expect((await http.delete(url, { token: alice.token, headers: { 'if-match': stale } })).status).toBe(412);
+      const kept = await http.get(url, { token: alice.token });
+      expect(kept.status).toBe(200);
+      expect(kept.body).toEqual(written);
+      expect(kept.headers.get('etag')).toBe(fresh.headers.get('etag'));
+
+      const deleted = await http.delete(url, {
+        token: alice.token,
+        headers: { 'if-match': fresh.headers.get('etag')! },
+      });
+      expect(deleted.status).toBe(204);
+      expect((await http.get(url, { token: alice.token })).status).toBe(404);
+    },
+  );
+
+  it("when a post's DELETE carries a stale If-Match, then its comments and likes stay too (the cascade waits for the claim)", async () => {
+    const postId = await createPost(alice.token);
+    const url = rest(`/posts/${postId}`);
+    const stale = (await http.get(url, { token: alice.token })).headers.get('etag')!;
+    await createComment(bob.token, postId);
+    expect((await http.post(rest(`/posts/${postId}/like`), { token: bob.token })).status).toBe(200);
+    expect((await http.patch(url, { token: alice.token, json: { body: 'Edited' } })).status).toBe(200);
+    expect((await http.delete(url, { token: alice.token, headers: { 'if-match': stale } })).status).toBe(412);
+    const post = await http.get(url, { token: alice.token });
+    expect(post.body.like_count).toBe(1);
+    expect((await http.get(rest(`/posts/${postId}/comments`), { token: alice.token })).body).toHaveLength(1);
+    // A like moves the tag (the body's like_count changed) but is not an edit: If-Match still names the post's version.
+    const liked = post.headers.get('etag')!;
+    expect((await http.delete(rest(`/posts/${postId}/like`), { token: bob.token })).status).toBe(204);
+    const unliked = await http.get(url, { token: alice.token, headers: { 'if-none-match': liked } });
+    expect(unliked.status).toBe(200);
+    expect(unliked.headers.get('etag')).not.toBe(liked);
+    expect((await http.delete(url, { token: alice.token, headers: { 'if-match': liked } })).status).toBe(204);
+  });
+});

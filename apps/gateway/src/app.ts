@@ -44,6 +44,8 @@ export interface GatewayAppOptions {
   subgraphTimeoutMs: number;
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
+  /** SUBGRAPH_DEDUP: identical subgraph reads in flight share one fetch. */
+  dedupReads?: boolean | undefined;
   /** TRUST_PROXY: which X-Forwarded-For entry names the client (for the login throttle at the auth subgraph). */
   trustProxy: string;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs. */

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     tokenStatus: credentials.tokenStatus,
     limits: graphqlLimitsOf(env),
     subgraphSecret: env.subgraphSecret,
+    dedupReads: env.SUBGRAPH_DEDUP,
     trustProxy: env.TRUST_PROXY,
     corsOrigins: env.CORS_ORIGINS,
     rateLimiter,

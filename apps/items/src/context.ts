@@ -1,6 +1,6 @@
 /** Per-request context of the items subgraph: caller, request id, logger, batched loaders, services. */
-import DataLoader from 'dataloader';
-import type { BaseSubgraphContext } from '@platform/graphql-server';
+import type DataLoader from 'dataloader';
+import { byIdLoader, groupedLoaders, type BaseSubgraphContext } from '@platform/graphql-server';
 import type { ItemDocument, ItemRepository } from './data-access/item-repository';
 import type { ItemService } from './domain/item-service';
 
@@ -16,27 +16,11 @@ export interface ItemLoaders {
 }
 
 export function createItemLoaders(repository: ItemRepository): ItemLoaders {
-  const byOwner = new Map<number, DataLoader<number, ItemDocument[]>>();
   return {
-    itemById: new DataLoader<number, ItemDocument | null>(async (ids) => {
-      const found = await repository.findByIds(ids);
-      const byId = new Map(found.map((item) => [item._id, item]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
-    itemsByOwner(first) {
-      let loader = byOwner.get(first);
-      if (!loader) {
-        loader = new DataLoader<number, ItemDocument[]>(async (ownerIds) => {
-          const grouped = new Map<number, ItemDocument[]>(ownerIds.map((id) => [id, []]));
-          for (const item of await repository.findByOwners(ownerIds)) {
-            const list = item.ownerId === null ? undefined : grouped.get(item.ownerId);
-            if (list && list.length < first) list.push(item);
-          }
-          return ownerIds.map((id) => grouped.get(id) ?? []);
-        });
-        byOwner.set(first, loader);
-      }
-      return loader;
-    },
+    itemById: byIdLoader((ids) => repository.findByIds(ids)),
+    itemsByOwner: groupedLoaders(
+      (ids) => repository.findByParents('ownerId', ids),
+      (item) => item.ownerId,
+    ),
   };
 }

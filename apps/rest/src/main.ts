@@ -63,6 +63,7 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
     subgraphUrls: subgraphUrlsOf(env),
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
     subgraphSecret: env.subgraphSecret,
+    dedupReads: env.SUBGRAPH_DEDUP,
     logger,
     apiKeys: credentials.apiKeys,
     tokenStatus: credentials.tokenStatus,

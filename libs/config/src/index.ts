@@ -1,5 +1,5 @@
 /** Parses a service's environment once at start with zod: every problem is printed, then the process exits 1. */
-export { loadEnvironment, EnvironmentError } from './load-environment';
+export { loadEnvironment, EnvironmentError, settingsFromEnvironment } from './load-environment';
 export {
   booleanFlag,
   commonEnvironment,
@@ -11,8 +11,4 @@ export {
   type CommonEnvironment,
 } from './common-environment';
 export { resolveJwtSecret, resolveSecrets, resolveSubgraphSecret, type ResolvedSecrets } from './jwt-secret';
-export {
-  supergraphEnvironment,
-  subgraphUrlsOf,
-  type SupergraphEnvironment,
-} from './supergraph-environment';
+export { supergraphEnvironment, subgraphUrlsOf, type SupergraphEnvironment } from './supergraph-environment';

@@ -6,7 +6,11 @@ import { EnvironmentError } from './load-environment';
 
 const MIN_SECRET_BYTES = 32;
 
-export function resolveJwtSecret(env: { NODE_ENV: string; JWT_SECRET?: string | undefined; DATA_DIR: string }): string {
+export function resolveJwtSecret(env: {
+  NODE_ENV: string;
+  JWT_SECRET?: string | undefined;
+  DATA_DIR: string;
+}): string {
   if (env.JWT_SECRET !== undefined && env.JWT_SECRET !== '') {
     if (Buffer.byteLength(env.JWT_SECRET) < MIN_SECRET_BYTES) {
       throw new EnvironmentError([`JWT_SECRET: must be at least ${MIN_SECRET_BYTES} bytes`]);
@@ -55,9 +59,12 @@ export interface ResolvedSecrets {
 }
 
 /** Both shared secrets of a process, resolved once at start. */
-export function resolveSecrets(
-  env: { NODE_ENV: string; JWT_SECRET?: string | undefined; SUBGRAPH_SECRET?: string | undefined; DATA_DIR: string },
-): ResolvedSecrets {
+export function resolveSecrets(env: {
+  NODE_ENV: string;
+  JWT_SECRET?: string | undefined;
+  SUBGRAPH_SECRET?: string | undefined;
+  DATA_DIR: string;
+}): ResolvedSecrets {
   const jwtSecret = resolveJwtSecret(env);
   return { jwtSecret, subgraphSecret: resolveSubgraphSecret(env, jwtSecret) };
 }

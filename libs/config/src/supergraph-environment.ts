@@ -3,6 +3,7 @@
  * gateway (GATEWAY_MODE=embedded). One definition, so both read the same names with the same defaults.
  */
 import { z } from 'zod';
+import { booleanFlag } from './common-environment';
 
 export const supergraphEnvironment = z.object({
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
@@ -24,7 +25,7 @@ export const supergraphEnvironment = z.object({
    * The read cache of subgraph query answers (docs/decisions/0017-read-cache.md): `on` needs REDIS_URL (generations
    * shared with the subgraphs); `off`, or no REDIS_URL, reads every answer from its subgraph.
    */
-  READ_CACHE: z.enum(['on', 'off']).default('on'),
+  READ_CACHE: booleanFlag(true),
   READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Bytes of cached answers (keys included) this process keeps at most. */
   READ_CACHE_MAX_BYTES: z.coerce.number().int().min(1_024).default(33_554_432),
@@ -33,6 +34,11 @@ export const supergraphEnvironment = z.object({
    * read only when a subgraph wrote but could not bump its generation (e.g. Redis reachable from the gateway only).
    */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  /**
+   * Identical subgraph reads in flight at once (same subgraph, body and credentials) share one fetch; `off` sends each.
+   * Part of the "every cache and deduplication off" configuration.
+   */
+  SUBGRAPH_DEDUP: booleanFlag(true),
 });
 
 export type SupergraphEnvironment = z.infer<typeof supergraphEnvironment>;

@@ -1,4 +1,4 @@
-/** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
+/** API key schemas: ApiKeyCreate (POST /api-keys), ApiKeyUpdate (PATCH), ApiKeyCreated (shown once, with the key), ApiKeyPublic (listings; never the key). */
 import { z } from 'zod';
 import { ALL_SCOPES } from '@platform/auth';
 import { text } from './text';
@@ -20,9 +20,11 @@ const Scopes = z
   .max(ALL_SCOPES.length, `must name at most ${ALL_SCOPES.length} scopes`)
   .describe(`Scopes the key grants, each one the creator holds: ${ALL_SCOPES.join(', ')}`);
 
+const KeyName = text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key');
+
 export const ApiKeyCreate = z
   .object({
-    name: text().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('A label for the key'),
+    name: KeyName,
     scopes: Scopes,
   })
   .strict()
@@ -32,6 +34,16 @@ export const ApiKeyCreate = z
     example: { name: 'reporting job', scopes: ['items:read', 'users:read'] },
   });
 export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreate>;
+
+/** PATCH /api-keys/{id}: only the label changes; a key's scopes are fixed at creation (create a new key instead). */
+export const ApiKeyUpdate = z
+  .object({ name: KeyName })
+  .strict()
+  .meta({
+    id: 'ApiKeyUpdate',
+    description: 'A new label for the key. Its scopes and secret never change.',
+    example: { name: 'nightly reporting job' },
+  });
 
 const timestamp = z.string().max(32).meta({ format: 'date-time' });
 const ApiKeyFields = {

@@ -21,7 +21,14 @@ export {
   type ResetPasswordInput,
 } from './users';
 export { TokenRequest, RefreshTokenRequest, TokenResponse, type TokenRequestInput } from './auth';
-export { ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, API_KEYS_PER_USER_MAX, type ApiKeyCreateInput } from './api-keys';
+export {
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyPublic,
+  ApiKeyUpdate,
+  API_KEYS_PER_USER_MAX,
+  type ApiKeyCreateInput,
+} from './api-keys';
 export {
   ItemCreate,
   ItemReplace,

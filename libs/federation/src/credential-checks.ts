@@ -19,16 +19,17 @@ export function createCredentialChecks(
   env: SupergraphEnvironment & ResolvedSecrets,
   caller: string,
 ): CredentialChecks {
-  const client = (url: string) =>
+  const client = (url: string, upstream: string) =>
     new InternalGraphQLClient(url, {
       caller,
+      upstream,
       jwtSecret: env.jwtSecret,
       subgraphSecret: env.subgraphSecret,
       timeoutMs: env.SUBGRAPH_TIMEOUT_MS,
     });
   // Straight to the subgraphs: `_verifyApiKey` and `_accountStatus` are not in the supergraph's API schema.
-  const auth = client(env.AUTH_SUBGRAPH_URL);
-  const users = client(env.USERS_SUBGRAPH_URL);
+  const auth = client(env.AUTH_SUBGRAPH_URL, 'auth-internal');
+  const users = client(env.USERS_SUBGRAPH_URL, 'users-internal');
   return {
     apiKeys: new ApiKeyExchange({
       auth,
@@ -36,7 +37,11 @@ export function createCredentialChecks(
       cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
       cacheMaxEntries: env.API_KEY_CACHE_MAX_ENTRIES,
     }),
-    tokenStatus: new AccessTokenStatus({ users, jwtSecret: env.jwtSecret, cacheTtlMs: env.TOKEN_STATUS_CACHE_TTL_MS }),
+    tokenStatus: new AccessTokenStatus({
+      users,
+      jwtSecret: env.jwtSecret,
+      cacheTtlMs: env.TOKEN_STATUS_CACHE_TTL_MS,
+    }),
     close: async () => {
       await Promise.all([auth.close(), users.close()]);
     },

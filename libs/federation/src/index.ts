@@ -6,7 +6,6 @@ export {
   type SupergraphGateway,
   type SupergraphGatewayOptions,
 } from './supergraph-gateway';
-export { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
 export {
   ApiKeyExchange,
   invalidApiKeyError,
@@ -21,10 +20,6 @@ export {
   WARM_UP_HEADER,
   type WarmUpContext,
 } from './warm-up';
-export {
-  AccessTokenStatus,
-  invalidTokenError,
-  type AccessTokenStatusOptions,
-} from './access-token-status';
+export { AccessTokenStatus, invalidTokenError, type AccessTokenStatusOptions } from './access-token-status';
 export { createCredentialChecks, type CredentialChecks } from './credential-checks';
 export { createReadCache } from './read-cache';

@@ -11,7 +11,7 @@ export function createReadCache(
   logger: Logger,
 ): SubgraphReadCache | undefined {
   const cache = createSubgraphReadCache({
-    enabled: env.READ_CACHE === 'on',
+    enabled: env.READ_CACHE,
     redisUrl: env.REDIS_URL,
     jwtSecret: env.jwtSecret,
     maxEntries: env.READ_CACHE_MAX_ENTRIES,
@@ -24,7 +24,7 @@ export function createReadCache(
   });
   logger.info(
     { readCache: cache ? 'on' : 'off', ...(cache ? { maxEntries: env.READ_CACHE_MAX_ENTRIES, ttlMs: env.READ_CACHE_TTL_MS } : {}) },
-    cache ? 'read cache on' : env.READ_CACHE === 'on' ? 'read cache off: no REDIS_URL' : 'read cache off',
+    cache ? 'read cache on' : env.READ_CACHE ? 'read cache off: no REDIS_URL' : 'read cache off',
   );
   return cache;
 }

@@ -1,17 +1,19 @@
 /**
  * The federation gateway over the supergraph composed at build time (so it boots while a subgraph is down): forwards
- * the caller's credentials and request id to each subgraph, reaches them over undici keep-alive pools with a deadline,
- * and turns an unreachable subgraph into SERVICE_UNAVAILABLE for the fields that need it. The gateway process serves
- * it over HTTP; the REST facade can run the same executor in-process (GATEWAY_MODE=embedded).
+ * the caller's credentials and request id to each subgraph, reaches them with the platform's one GraphQL client
+ * (@platform/service: undici keep-alive pools, a deadline) and turns an unreachable subgraph into SERVICE_UNAVAILABLE
+ * for the fields that need it. The gateway process serves it over HTTP; the REST facade can run the same executor
+ * in-process (GATEWAY_MODE=embedded).
  */
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
-import type { Logger } from '@platform/logging';
-import { isTimeout, timeUpstream } from '@platform/metrics';
+import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
+import { isTimeout } from '@platform/metrics';
+import { GraphQLHttpClient, type GraphQLHttpAnswer } from '@platform/service';
 import type { SubgraphReadCache } from '@platform/read-cache';
+import { InFlightReads, isQuery, readKey } from './in-flight-reads';
 import { countingQueryPlanCache } from './query-plan-cache';
-import { createSubgraphPools, type SubgraphAnswer, type SubgraphPools } from './subgraph-pools';
 import type { WarmUpContext } from './warm-up';
 
 /** What a supergraph operation carries to the subgraphs (or, `warmUp`, that it is a dry run that reaches none). */
@@ -33,6 +35,8 @@ export interface SupergraphGatewayOptions {
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
   logger: Logger;
+  /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (in-flight-reads.ts); default on. */
+  dedupReads?: boolean | undefined;
   /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
   readCache?: SubgraphReadCache | undefined;
 }
@@ -47,20 +51,20 @@ type GatewayResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 
 /**
  * One subgraph, as the query planner calls it: the fetch as a JSON POST with the caller's `Authorization` and request
- * id. What @apollo/gateway's RemoteGraphQLDataSource does, without its node-fetch Headers and Request objects and
- * without APQ or cache-control (neither is used here). A non-2xx answer becomes the same GraphQLError it would give
- * (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403); no answer, a proxy's 502/503/504 or a body that is
- * not a JSON object means the subgraph is unavailable: SERVICE_UNAVAILABLE, not a wrong query.
+ * id, through the platform's one GraphQL client. What @apollo/gateway's RemoteGraphQLDataSource does, without its
+ * node-fetch Headers and Request objects and without APQ or cache-control (neither is used here). A non-2xx answer
+ * becomes the same GraphQLError it would give (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403); no
+ * answer, a proxy's 502/503/504 or a body that is not a JSON object means the subgraph is unavailable:
+ * SERVICE_UNAVAILABLE, not a wrong query.
  */
 class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   constructor(
-    /** The subgraph's name in the supergraph: the `upstream` label of its call metrics. */
-    private readonly name: string,
-    private readonly url: string,
-    private readonly pools: SubgraphPools,
-    private readonly subgraphSecret: string,
+    private readonly client: GraphQLHttpClient,
     private readonly onUnavailable: (url: string, error: Error) => void,
-    private readonly readCache: SubgraphReadCache | undefined,
+    /** Identical reads in flight share one fetch (SUBGRAPH_DEDUP); undefined: every read is sent. */
+    private readonly inFlight: InFlightReads<GraphQLHttpAnswer> | undefined,
+    /** The read cache, and this subgraph's name in it; undefined: every read is fetched. */
+    private readonly readCache: { cache: SubgraphReadCache; subgraph: string } | undefined,
   ) {}
 
   async process({
@@ -68,16 +72,13 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     context,
   }: GraphQLDataSourceProcessOptions<FederationContext>): Promise<GatewayResponse> {
     if (!request.query) throw new Error('Missing query');
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      [SUBGRAPH_SECRET_HEADER]: this.subgraphSecret,
-    };
+    const headers: Record<string, string> = {};
     if ('requestId' in context) {
       const ctx = context as FederationContext;
       // A dry run (plans warmed at start) plans the fetches but sends none.
       if (ctx.warmUp) return {};
       if (ctx.authorization) headers['authorization'] = ctx.authorization;
-      headers['x-request-id'] = ctx.requestId;
+      headers[REQUEST_ID_HEADER] = ctx.requestId;
       if (ctx.clientIp) headers[CLIENT_IP_HEADER] = ctx.clientIp;
       if (ctx.facade) headers[FACADE_CALL_HEADER] = '1';
     }
@@ -87,77 +88,60 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       operationName: request.operationName,
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
-    const cached = await this.readCache?.lookup({
-      subgraph: this.name,
-      operation: operationOf(request.query),
+    const query = isQuery(request.query);
+    const cached = await this.readCache?.cache.lookup({
+      subgraph: this.readCache.subgraph,
+      query,
       body,
       authorization: headers['authorization'],
       facade: headers[FACADE_CALL_HEADER] === '1',
     });
     // Parsed per request: the executor merges later fetches into the objects it is given.
     if (cached?.body !== undefined) return JSON.parse(cached.body) as GatewayResponse;
-    let answer: SubgraphAnswer;
-    let payload: unknown;
-    const done = timeUpstream(this.name);
+    let answer: GraphQLHttpAnswer;
     try {
-      answer = await this.pools.post(this.url, headers, body);
-      payload =
-        answer.contentType.startsWith('application/json') ||
-        answer.contentType.startsWith('application/graphql-response+json')
-          ? (JSON.parse(answer.body) as unknown)
-          : answer.body;
+      answer =
+        this.inFlight && query
+          ? await this.inFlight.run(
+              // With the cache, only fetches started after the same generation was read may be shared (ADR 0017).
+              `${readKey(body, headers, REQUEST_ID_HEADER)}${cached ? `\ngeneration:${cached.generation}` : ''}`,
+              () => this.client.post(body, headers),
+            )
+          : await this.client.post(body, headers);
     } catch (error) {
-      done(isTimeout(error) ? 'timeout' : 'unavailable');
       throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
     }
-    if (answer.status === 502 || answer.status === 503 || answer.status === 504) {
-      done('unavailable');
-      throw this.unavailable(new Error(`${answer.status}: ${answer.statusText}`));
-    }
-    const failed =
-      answer.status < 200 ||
-      answer.status >= 300 ||
-      typeof payload !== 'object' ||
-      payload === null ||
-      Array.isArray((payload as { errors?: unknown }).errors);
-    done(failed ? 'error' : 'ok');
     if (answer.status < 200 || answer.status >= 300) {
       const code =
         answer.status === 401 ? 'UNAUTHENTICATED' : answer.status === 403 ? 'FORBIDDEN' : undefined;
       throw new GraphQLError(`${answer.status}: ${answer.statusText}`, {
         extensions: {
-          response: { url: this.url, status: answer.status, statusText: answer.statusText, body: payload },
+          response: {
+            url: this.client.url,
+            status: answer.status,
+            statusText: answer.statusText,
+            body: answer.payload,
+          },
           ...(code ? { code } : {}),
         },
       });
     }
-    if (typeof payload !== 'object' || payload === null) {
-      throw this.unavailable(new Error('Expected a JSON object from the subgraph'));
+    if (cached && !Array.isArray((answer.payload as { errors?: unknown }).errors)) {
+      cached.keep(JSON.stringify(answer.payload));
     }
-    if (!failed) cached?.keep(answer.body);
-    return payload as GatewayResponse;
+    return answer.payload as GatewayResponse;
   }
 
   private unavailable(error: Error): GraphQLError {
-    this.onUnavailable(this.url, error);
+    this.onUnavailable(this.client.url, error);
     return new GraphQLError('Service temporarily unavailable', {
       extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
   }
 }
 
-/**
- * The kind of operation a fetch sends, from the planner's text (one operation per fetch; the planner gives no document
- * unless `exposeDocumentNodeInFetchNode`): `{ ... }` is a query.
- */
-function operationOf(query: string): string | undefined {
-  const text = query.trimStart();
-  if (text.startsWith('{')) return 'query';
-  return /^(query|mutation|subscription)\b/.exec(text)?.[1];
-}
-
 export function createSupergraphGateway(options: SupergraphGatewayOptions): SupergraphGateway {
-  const pools = createSubgraphPools(options.subgraphTimeoutMs);
+  const clients: GraphQLHttpClient[] = [];
   const onUnavailable = (url: string, error: Error) => {
     const timedOut = isTimeout(error);
     options.logger.warn(
@@ -172,7 +156,15 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
     buildService: ({ name, url }) => {
       const target = options.subgraphUrls[name] ?? url;
       if (!target) throw new Error(`no URL configured for subgraph ${name}`);
-      return new SubgraphDataSource(name, target, pools, options.subgraphSecret, onUnavailable, options.readCache);
+      const client = new GraphQLHttpClient(target, {
+        upstream: name,
+        timeoutMs: options.subgraphTimeoutMs,
+        headers: { [SUBGRAPH_SECRET_HEADER]: options.subgraphSecret },
+      });
+      clients.push(client);
+      const inFlight = options.dedupReads === false ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
+      const readCache = options.readCache && { cache: options.readCache, subgraph: name };
+      return new SubgraphDataSource(client, onUnavailable, inFlight, readCache);
     },
     logger: {
       debug: () => undefined,
@@ -184,7 +176,7 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
   return {
     gateway,
     close: async () => {
-      await pools.close();
+      await Promise.all(clients.map((client) => client.close()));
       await options.readCache?.close();
     },
   };

@@ -24,3 +24,19 @@ export {
   type GraphQLLimitsSetup,
 } from './graphql-limits';
 export { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
+export type { EntityReference } from './entity-reference';
+export {
+  RecordService,
+  type RecordServiceOptions,
+  type RecordParent,
+  type RecordKind,
+  type RecordWriteArgs,
+} from './record-service';
+export {
+  entityReference,
+  recordQueries,
+  recordMutations,
+  userRecordsResolvers,
+  type RecordOperations,
+} from './record-resolvers';
+export { byIdLoader, groupedLoaders } from './record-loaders';

@@ -80,6 +80,13 @@ export const upstreamDuration = new Histogram({
   registers,
 });
 
+export const inFlightReads = new Counter({
+  name: 'subgraph_inflight_reads_total',
+  help: 'Subgraph reads by the gateway executor, by subgraph and result (sent, merged into an identical read in flight).',
+  labelNames: ['upstream', 'result'] as const,
+  registers,
+});
+
 export const mongoCommandDuration = new Histogram({
   name: 'mongodb_command_duration_seconds',
   help: "MongoDB command durations from the driver's command monitoring, by command, collection and outcome.",
@@ -136,7 +143,7 @@ export const loginThrottleBlocks = new Counter({
 
 export const readCacheLookups = new Counter({
   name: 'read_cache_lookups_total',
-  help: 'Subgraph reads looked up in the read cache, by subgraph and result (hit; miss; stale: an entry of an older generation; bypass: not cacheable or Redis unknown).',
+  help: 'Subgraph reads looked up in the read cache, by subgraph and result (hit; miss; stale_miss: an entry of an older generation; bypass: not cacheable or Redis unknown).',
   labelNames: ['subgraph', 'result'] as const,
   registers,
 });

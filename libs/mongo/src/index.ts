@@ -13,10 +13,19 @@ export { ensureIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
 export {
   writeVersioned,
+  updateVersioned,
+  deleteVersioned,
   versionOf,
   atVersion,
   VERSION_CLAIMS_COLLECTION,
   type Versioned,
   type VersionedWrite,
+  type VersionedCollection,
 } from './version-claims';
+export {
+  RecordRepository,
+  type VersionedRecord,
+  type RecordChanges,
+  type RecordListPlan,
+} from './record-repository';
 export { monitorMongo } from './mongo-metrics';

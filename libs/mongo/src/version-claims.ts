@@ -8,7 +8,7 @@
  * claimant of v then matches nothing and retries); a claim left by a process that died mid-write is taken over after
  * STALE_CLAIM_MS.
  */
-import type { Db, Filter } from 'mongodb';
+import type { Collection, Db, Document, Filter, MatchKeysAndValues } from 'mongodb';
 import { AppError } from '@platform/errors';
 import { isDuplicateKeyError } from './mongo-errors';
 
@@ -82,4 +82,70 @@ export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrit
     }
   }
   throw new AppError('CONFLICT', 'The resource is being changed by others; retry');
+}
+
+/** A collection whose documents carry `version`, keyed by integer `_id`; claim ids are named after the collection. */
+export interface VersionedCollection<T extends Versioned & { _id: number }> {
+  db: Db;
+  collection: Collection<T>;
+}
+
+/** `{_id, ...scope}` at `version`: `$and` keeps a scope's own `$or` apart from atVersion's. */
+const scopedAt = <T extends Versioned & { _id: number }>(id: number, scope: Filter<T>, version: number): Filter<T> =>
+  (Object.keys(scope).length === 0
+    ? { _id: id, ...atVersion<T>(version) }
+    : { _id: id, $and: [scope, atVersion<T>(version)] }) as Filter<T>;
+
+/**
+ * Sets `changes` as the next version of document `id` (one matching `scope` too, e.g. its owner) and returns it after
+ * the write; null when there is no such document; PRECONDITION_FAILED when `expectedVersion` is given and stale.
+ */
+export function updateVersioned<T extends Versioned & { _id: number } & Document>(
+  target: VersionedCollection<T>,
+  id: number,
+  changes: MatchKeysAndValues<T>,
+  expectedVersion?: number | null,
+  scope: Filter<T> = {},
+): Promise<T | null> {
+  const { db, collection } = target;
+  return writeVersioned({
+    db,
+    resource: collection.collectionName,
+    id,
+    expectedVersion,
+    read: () => collection.findOne({ _id: id, ...scope } as Filter<T>) as Promise<T | null>,
+    write: async (from) =>
+      ((await collection.findOneAndUpdate(
+        scopedAt<T>(id, scope, from),
+        { $set: { ...changes, version: from + 1 } as MatchKeysAndValues<T> },
+        { returnDocument: 'after' },
+      )) as T | null) ?? undefined,
+  });
+}
+
+/**
+ * Deletes document `id` (matching `scope`; at `expectedVersion` when given) and resolves whether it existed.
+ * `before` runs under the claim, first: a cascade that removes what others hold for the document happens only when
+ * the precondition holds, and no other writer changes the document meanwhile.
+ */
+export async function deleteVersioned<T extends Versioned & { _id: number } & Document>(
+  target: VersionedCollection<T>,
+  id: number,
+  expectedVersion?: number | null,
+  scope: Filter<T> = {},
+  before?: (current: T) => Promise<void>,
+): Promise<boolean> {
+  const { db, collection } = target;
+  const deleted = await writeVersioned({
+    db,
+    resource: collection.collectionName,
+    id,
+    expectedVersion,
+    read: () => collection.findOne({ _id: id, ...scope } as Filter<T>) as Promise<T | null>,
+    write: async (from, current: T) => {
+      await before?.(current);
+      return (await collection.deleteOne(scopedAt<T>(id, scope, from))).deletedCount === 1 ? true : undefined;
+    },
+  });
+  return deleted === true;
 }

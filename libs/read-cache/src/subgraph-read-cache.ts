@@ -13,8 +13,8 @@ import { RedisGenerations } from './generations';
 /** One subgraph fetch as the executor is about to send it. */
 export interface SubgraphRead {
   subgraph: string;
-  /** `query`, `mutation` or `subscription`: only queries are cached. */
-  operation: string | undefined;
+  /** Only queries are cached (never a mutation). */
+  query: boolean;
   /** The JSON body posted to the subgraph (query, variables, operation name). */
   body: string;
   /** The `Authorization` forwarded to the subgraph (an API key arrives here already exchanged for a JWT). */
@@ -26,6 +26,8 @@ export interface SubgraphRead {
 /** A cache hit (`body`), or a miss whose answer may be kept with `keep`. */
 export interface CachedRead {
   body: string | undefined;
+  /** The subgraph's generation read before this look-up: fetches may be shared only between reads of the same one. */
+  generation: string;
   /** Keeps the subgraph's raw answer; call only for a 2xx JSON answer without `errors`. */
   keep(body: string): void;
 }
@@ -52,7 +54,7 @@ interface Entry {
   body: string;
 }
 
-type LookupResult = 'hit' | 'miss' | 'stale' | 'bypass';
+type LookupResult = 'hit' | 'miss' | 'stale_miss' | 'bypass';
 
 class RedisReadCache implements SubgraphReadCache {
   private readonly entries: LRUCache<string, Entry>;
@@ -77,7 +79,7 @@ class RedisReadCache implements SubgraphReadCache {
   }
 
   async lookup(read: SubgraphRead): Promise<CachedRead | undefined> {
-    const viewer = read.operation === 'query' ? this.viewerOf(read.authorization) : undefined;
+    const viewer = read.query ? this.viewerOf(read.authorization) : undefined;
     if (viewer === undefined) return this.count(read.subgraph, 'bypass');
     const resets = this.resets;
     let generation: string | null;
@@ -93,11 +95,12 @@ class RedisReadCache implements SubgraphReadCache {
     const entry = this.entries.get(key);
     if (entry?.generation === generation) {
       this.count(read.subgraph, 'hit');
-      return { body: entry.body, keep: () => undefined };
+      return { body: entry.body, generation, keep: () => undefined };
     }
-    this.count(read.subgraph, entry ? 'stale' : 'miss');
+    this.count(read.subgraph, entry ? 'stale_miss' : 'miss');
     return {
       body: undefined,
+      generation,
       keep: (body) => {
         // Kept under the generation read before the fetch: a write that bumped it meanwhile makes this entry stale.
         if (resets === this.resets) this.entries.set(key, { generation, body });

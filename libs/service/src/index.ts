@@ -1,6 +1,17 @@
 /** The process runtime every service shares (the REST facade too): HTTP listener, health and readiness, graceful shutdown, bodies, internal GraphQL calls. */
 export { runService, type RunningService, type ServiceOptions } from './run-service';
 export { InternalGraphQLClient } from './internal-client';
+export {
+  GraphQLHttpClient,
+  UpstreamUnavailableError,
+  dataOf,
+  fromUpstreamError,
+  unavailableError,
+  type GraphQLHttpAnswer,
+  type GraphQLHttpClientOptions,
+  type GraphQLHttpRequest,
+  type GraphQLResponse,
+} from './graphql-http-client';
 export { readBody, BodyTooLargeError } from './read-body';
 export { graphqlMetricsPlugin } from './graphql-metrics';
 export { startMetricsListener, type MetricsListener } from './metrics-listener';

@@ -9,6 +9,7 @@ import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from '@platform/logging';
 import { shutdownTracing } from '@platform/tracing';
 import { setRouteLabel, stopRecording, trackHttpRequest } from '@platform/metrics';
+import { settingsFromEnvironment } from '@platform/config';
 import { listen } from './listen';
 import { startMetricsListener, type MetricsListener } from './metrics-listener';
 
@@ -132,7 +133,15 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
       throw error;
     }
   }
-  logger.info({ url, ...(metrics ? { metricsUrl: metrics.url } : {}) }, `${options.name} listening`);
+  // Which settings took effect from the environment (names only), so a deployment can see that its variables arrived.
+  logger.info(
+    {
+      url,
+      ...(metrics ? { metricsUrl: metrics.url } : {}),
+      settingsFromEnvironment: settingsFromEnvironment(),
+    },
+    `${options.name} listening`,
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -171,7 +180,9 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
       }
       await metrics?.close();
       // Spans still buffered are sent before the process exits.
-      await shutdownTracing().catch((error: unknown) => logger.warn({ err: error }, 'trace export at shutdown failed'));
+      await shutdownTracing().catch((error: unknown) =>
+        logger.warn({ err: error }, 'trace export at shutdown failed'),
+      );
       logger.info(`${options.name} stopped`);
       if (options.exitOnShutdown ?? true) {
         logger.flush();

@@ -40,6 +40,10 @@ export const http = {
   put: <T = any>(url: string, options?: HttpOptions) => request<T>('PUT', url, options),
   patch: <T = any>(url: string, options?: HttpOptions) => request<T>('PATCH', url, options),
   delete: <T = any>(url: string, options?: HttpOptions) => request<T>('DELETE', url, options),
-  graphql: async <T = any>(url: string, query: string, variables: Record<string, unknown> = {}, options: HttpOptions = {}) =>
-    request<T>('POST', url, { ...options, json: { query, variables } }),
+  graphql: async <T = any>(
+    url: string,
+    query: string,
+    variables: Record<string, unknown> = {},
+    options: HttpOptions = {},
+  ) => request<T>('POST', url, { ...options, json: { query, variables } }),
 };

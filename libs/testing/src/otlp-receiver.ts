@@ -22,7 +22,11 @@ export interface OtlpReceiver {
   endpoint: string;
   spans: ReceivedSpan[];
   /** Spans of one trace, once `until` holds for them (polled), or what arrived by the deadline. */
-  trace(traceId: string, until: (spans: ReceivedSpan[]) => boolean, timeoutMs?: number): Promise<ReceivedSpan[]>;
+  trace(
+    traceId: string,
+    until: (spans: ReceivedSpan[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
 }
 
@@ -53,7 +57,8 @@ interface OtlpRequest {
 }
 
 const valueOf = (value: OtlpValue): unknown =>
-  value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue));
+  value.stringValue ??
+  (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue));
 
 const attributesOf = (attributes: OtlpAttribute[] = []): Record<string, unknown> =>
   Object.fromEntries(attributes.map((a) => [a.key, valueOf(a.value)]));

@@ -14,7 +14,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitForPort(port: number, timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
+export async function waitForPort(
+  port: number,
+  timeoutMs: number,
+  isAlive: () => boolean = () => true,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!isAlive()) throw new Error(`process for port ${port} exited before listening`);
@@ -32,7 +36,11 @@ export async function waitForPort(port: number, timeoutMs: number, isAlive: () =
   throw new Error(`port ${port} did not open within ${timeoutMs} ms`);
 }
 
-export async function waitForHttpOk(url: string, timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
+export async function waitForHttpOk(
+  url: string,
+  timeoutMs: number,
+  isAlive: () => boolean = () => true,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

@@ -17,7 +17,8 @@ export function parsePrometheusText(text: string): Sample[] {
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key!] = value!.replace(/\\(.)/g, '$1');
+    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL))
+      labels[key!] = value!.replace(/\\(.)/g, '$1');
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -28,7 +29,10 @@ export const samplesOf = (samples: Sample[], name: string, labels: Record<string
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 
 /** Runs `promtool check metrics` on a scrape: its exit code and what it reported. */
-export function promtoolCheckMetrics(promtool: string, text: string): Promise<{ code: number | null; output: string }> {
+export function promtoolCheckMetrics(
+  promtool: string,
+  text: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(promtool, ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';

@@ -33,7 +33,8 @@ export async function ensurePythonTool(
 ): Promise<string> {
   const dir = join(cacheRoot(), `${pkg}-${version}`);
   const marker = join(dir, '.installed');
-  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === version) return join(dir, 'bin', executable);
+  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === version)
+    return join(dir, 'bin', executable);
   // The marker is written last: a directory without it is an interrupted install, removed and redone.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(cacheRoot(), { recursive: true });

@@ -36,11 +36,15 @@ export async function lintOpenApi(
     const output = join(dir, 'results.json');
     const cli = join(ROOT, 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js');
     // Exit code 1 means "errors found": the results file says which; anything without that file is a real failure.
-    await execFile(process.execPath, [cli, 'lint', '-r', ruleset, '-f', 'json', '-o', output, '-q', ...files], {
-      cwd: ROOT,
-      timeout: 120_000,
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: unknown) => {
+    await execFile(
+      process.execPath,
+      [cli, 'lint', '-r', ruleset, '-f', 'json', '-o', output, '-q', ...files],
+      {
+        cwd: ROOT,
+        timeout: 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: unknown) => {
       try {
         readFileSync(output);
       } catch {

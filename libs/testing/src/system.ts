@@ -56,7 +56,11 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
-export function appEnvironment(name: AppName, ports: Record<AppName, number>, base: Record<string, string>): Record<string, string> {
+export function appEnvironment(
+  name: AppName,
+  ports: Record<AppName, number>,
+  base: Record<string, string>,
+): Record<string, string> {
   const url = (app: AppName) => `http://127.0.0.1:${ports[app]}/graphql`;
   return {
     ...base,
@@ -77,7 +81,12 @@ export function startApp(
   return startProcess(name, process.execPath, ['--enable-source-maps', script], {
     cwd: options.rootDir,
     // METRICS_PORT 0 (any free port) unless given: a process started here never takes another's default metrics port.
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', METRICS_PORT: '0', ...options.env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      METRICS_PORT: '0',
+      ...options.env,
+    },
     logFile: options.logDir ? join(options.logDir, `${options.logName ?? name}.log`) : undefined,
   });
 }
@@ -104,7 +113,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     ...options.env,
   };
   const processes = new Map<AppName, ManagedProcess>();
-  const urls = Object.fromEntries(APP_NAMES.map((n) => [n, `http://127.0.0.1:${ports[n]}`])) as Record<AppName, string>;
+  const urls = Object.fromEntries(APP_NAMES.map((n) => [n, `http://127.0.0.1:${ports[n]}`])) as Record<
+    AppName,
+    string
+  >;
   const timeout = options.readyTimeoutMs ?? 60_000;
 
   const stop = async () => {
@@ -115,12 +127,27 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
   const launch = async (group: readonly AppName[]) => {
     for (const name of group) {
-      processes.set(name, startApp(name, { rootDir: options.rootDir, env: { ...appEnvironment(name, ports, base), METRICS_PORT: base['METRICS_PORT'] === 'off' ? 'off' : String(metricsPorts[name]), ...options.envFor?.[name] }, logDir: options.logDir }));
+      processes.set(
+        name,
+        startApp(name, {
+          rootDir: options.rootDir,
+          env: {
+            ...appEnvironment(name, ports, base),
+            METRICS_PORT: base['METRICS_PORT'] === 'off' ? 'off' : String(metricsPorts[name]),
+            ...options.envFor?.[name],
+          },
+          logDir: options.logDir,
+        }),
+      );
     }
     await Promise.all(
       group.map((name) => {
         const proc = processes.get(name)!;
-        return waitForHttpOk(`${urls[name]}/readyz`, timeout, () => proc.child.exitCode === null && proc.child.signalCode === null);
+        return waitForHttpOk(
+          `${urls[name]}/readyz`,
+          timeout,
+          () => proc.child.exitCode === null && proc.child.signalCode === null,
+        );
       }),
     );
   };

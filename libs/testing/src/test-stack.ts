@@ -15,9 +15,11 @@ export interface TestStack {
 
 export function testStack(): TestStack {
   const raw = process.env['TEST_STACK'];
-  if (!raw) throw new Error('TEST_STACK is not set: run this test through jest (globalSetup starts the stack)');
+  if (!raw)
+    throw new Error('TEST_STACK is not set: run this test through jest (globalSetup starts the stack)');
   return JSON.parse(raw) as TestStack;
 }
 
 /** What the stack's gateway presents to its subgraphs: derived from the JWT secret, as in development. */
-export const stackSubgraphSecret = (stack: TestStack): string => resolveSubgraphSecret({ NODE_ENV: 'test' }, stack.jwtSecret);
+export const stackSubgraphSecret = (stack: TestStack): string =>
+  resolveSubgraphSecret({ NODE_ENV: 'test' }, stack.jwtSecret);

@@ -1,6 +1,12 @@
 /** The api_keys collection: one document per live key, found by the SHA-256 digest of the key (never the key itself). */
 import type { Collection, Db } from 'mongodb';
-import { nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import {
+  deleteVersioned,
+  nextSequenceValue,
+  updateVersioned,
+  type IndexSpec,
+  type VersionedCollection,
+} from '@platform/mongo';
 
 export interface ApiKeyDocument {
   _id: number;
@@ -13,6 +19,8 @@ export interface ApiKeyDocument {
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** Write counter behind the ETag: a rename and a recorded use each add 1 (absent on older keys: 0). */
+  version?: number;
 }
 
 export const API_KEYS_COLLECTION = 'api_keys';
@@ -27,9 +35,11 @@ const PUBLIC_PROJECTION = { digest: 0 } as const;
 
 export class ApiKeyRepository {
   private readonly keys: Collection<ApiKeyDocument>;
+  private readonly versioned: VersionedCollection<ApiKeyDocument>;
 
   constructor(private readonly db: Db) {
     this.keys = db.collection<ApiKeyDocument>(API_KEYS_COLLECTION);
+    this.versioned = { db, collection: this.keys };
   }
 
   nextId(): Promise<number> {
@@ -53,10 +63,25 @@ export class ApiKeyRepository {
     return this.keys.findOne({ digest }, { projection: PUBLIC_PROJECTION });
   }
 
-  /** Deletes the key only if `userId` owns it; false for a missing key and for another user's key alike. */
-  async deleteOwned(id: number, userId: number): Promise<boolean> {
-    const result = await this.keys.deleteOne({ _id: id, userId });
-    return result.deletedCount === 1;
+  /** The key if `userId` owns it; null for a missing key and for another user's key alike. */
+  findOwned(id: number, userId: number): Promise<ApiKeyDocument | null> {
+    return this.keys.findOne({ _id: id, userId }, { projection: PUBLIC_PROJECTION });
+  }
+
+  /** Renames the key as its next version if `userId` owns it (at `expectedVersion` when given); null: not theirs. */
+  async renameOwned(
+    id: number,
+    userId: number,
+    name: string,
+    expectedVersion?: number | null,
+  ): Promise<Omit<ApiKeyDocument, 'digest'> | null> {
+    const renamed = await updateVersioned(this.versioned, id, { name }, expectedVersion, { userId });
+    return renamed && withoutDigest(renamed);
+  }
+
+  /** Deletes the key only if `userId` owns it (at `expectedVersion` when given); false for a missing or foreign key. */
+  deleteOwned(id: number, userId: number, expectedVersion?: number | null): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion, { userId });
   }
 
   async deleteByUser(userId: number): Promise<number> {
@@ -64,12 +89,16 @@ export class ApiKeyRepository {
     return result.deletedCount;
   }
 
-  /** Records use at most once per `granularityMs`, so a busy key costs one write a minute, not one per request. */
+  /**
+   * Records use at most once per `granularityMs`, so a busy key costs one write a minute, not one per request. The use
+   * is shown (`last_used_at`), so it is a new version like any change: a strong ETag names one exact representation.
+   */
   async touch(id: number, now: Date, granularityMs: number): Promise<void> {
     const staleBefore = new Date(now.getTime() - granularityMs);
-    await this.keys.updateOne(
-      { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: staleBefore } }] },
-      { $set: { lastUsedAt: now } },
-    );
+    const stale = { $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: staleBefore } }] };
+    await updateVersioned(this.versioned, id, { lastUsedAt: now }, null, stale);
   }
 }
+
+/** A key as it may leave this module: what the public projection reads. */
+const withoutDigest = ({ digest: _digest, ...key }: ApiKeyDocument): Omit<ApiKeyDocument, 'digest'> => key;

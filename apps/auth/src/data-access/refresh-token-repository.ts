@@ -45,9 +45,18 @@ export const REFRESH_TOKENS_COLLECTION = 'refresh_tokens';
 export const REFRESH_REDEMPTIONS_COLLECTION = 'refresh_redemptions';
 export const REVOKED_FAMILIES_COLLECTION = 'refresh_revoked_families';
 
+/**
+ * Each query's equality fields first, then its range (docs/performance.md, "Indexes"): a family's live tokens
+ * (revokeFamily), a user's live or recently live tokens (revokeAllForUser's distinct) and, by prefix, all of a user's
+ * tokens (purge). They replace the earlier single-field `family` and `user` indexes, which an operator may drop.
+ */
 export const refreshTokenIndexes: IndexSpec[] = [
-  { collection: REFRESH_TOKENS_COLLECTION, key: { familyId: 1 }, options: { name: 'family' } },
-  { collection: REFRESH_TOKENS_COLLECTION, key: { userId: 1 }, options: { name: 'user' } },
+  { collection: REFRESH_TOKENS_COLLECTION, key: { familyId: 1, revokedAt: 1 }, options: { name: 'family_revoked' } },
+  {
+    collection: REFRESH_TOKENS_COLLECTION,
+    key: { userId: 1, revokedAt: 1, expiresAt: 1 },
+    options: { name: 'user_revoked_expires' },
+  },
   { collection: REFRESH_REDEMPTIONS_COLLECTION, key: { userId: 1 }, options: { name: 'user' } },
   { collection: REVOKED_FAMILIES_COLLECTION, key: { userId: 1 }, options: { name: 'user' } },
 ];

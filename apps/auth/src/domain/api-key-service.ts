@@ -15,7 +15,7 @@ import {
   type RequestCaller,
   type Role,
 } from '@platform/auth';
-import { ApiKeyCreate, API_KEYS_PER_USER_MAX, parseInput } from '@platform/contracts';
+import { ApiKeyCreate, ApiKeyUpdate, API_KEYS_PER_USER_MAX, parseInput } from '@platform/contracts';
 import { AppError, notFound, validationError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { ApiKeyDocument, ApiKeyRepository } from '../data-access/api-key-repository';
@@ -111,10 +111,30 @@ export class ApiKeyService {
     return this.keys.listByUser(principal.userId);
   }
 
-  /** Another user's key answers 404 like a missing one, so ids reveal nothing. */
-  async revoke(caller: RequestCaller, id: number): Promise<void> {
+  /** One of the caller's own keys; null for another user's key as for a missing one. */
+  async get(caller: RequestCaller, id: number): Promise<StoredApiKey | null> {
     const principal = requireKeyManager(caller);
-    if (!(await this.keys.deleteOwned(id, principal.userId))) throw notFound('API key', id);
+    return this.keys.findOwned(id, principal.userId);
+  }
+
+  /** Relabels one of the caller's keys (at `expectedVersion` when given: 412 if it moved on); scopes never change. */
+  async rename(
+    caller: RequestCaller,
+    id: number,
+    rawInput: unknown,
+    expectedVersion?: number | null,
+  ): Promise<StoredApiKey> {
+    const principal = requireKeyManager(caller);
+    const input = parseInput(ApiKeyUpdate, rawInput);
+    const renamed = await this.keys.renameOwned(id, principal.userId, input.name, expectedVersion);
+    if (!renamed) throw notFound('API key', id);
+    return renamed;
+  }
+
+  /** Another user's key answers 404 like a missing one, so ids reveal nothing. */
+  async revoke(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<void> {
+    const principal = requireKeyManager(caller);
+    if (!(await this.keys.deleteOwned(id, principal.userId, expectedVersion))) throw notFound('API key', id);
     this.logger.info({ requestId: caller.requestId, apiKeyId: id, userId: principal.userId }, 'api key revoked');
   }
 

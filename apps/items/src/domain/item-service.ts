@@ -1,16 +1,10 @@
 /**
- * Use cases on items: reads (scope items:read), writes (items:write; members only their own items, admins all),
- * listings through @platform/listing, and the internal purge of a deleted user's items.
+ * Use cases on items: reads (scope items:read), writes (items:write; members only their own items, admins all; an
+ * item is versioned, so writes honour `expectedVersion`), listings through @platform/listing (all by RecordService),
+ * creation, and the internal purge of a deleted user's items.
  */
-import { AppError, notFound } from '@platform/errors';
-import {
-  isAdmin,
-  requireOwnerOrAdmin,
-  requireScope,
-  requireServicePrincipal,
-  type Caller,
-  type Principal,
-} from '@platform/auth';
+import { AppError } from '@platform/errors';
+import { isAdmin, requireServicePrincipal, type Caller, type Principal } from '@platform/auth';
 import {
   isEntityId,
   ItemCreate,
@@ -20,7 +14,8 @@ import {
   parseInput,
   toCents,
 } from '@platform/contracts';
-import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
+import { LISTINGS } from '@platform/listing';
+import { RecordService } from '@platform/graphql-server';
 import type { ItemChanges, ItemDocument, ItemRepository } from '../data-access/item-repository';
 
 /** GraphQL input (camelCase, ID strings) -> the contract's REST shape, keeping only the keys the client sent. */
@@ -46,32 +41,44 @@ function checkOwnerChoice(principal: Principal, ownerId: number | null | undefin
   }
 }
 
-export class ItemService {
-  constructor(
-    private readonly items: ItemRepository,
-    private readonly cursorSecret: Buffer,
-  ) {}
+/** PUT: name and price required, an omitted description becomes null, an omitted ownerId keeps the owner. */
+function replaceChanges(rawInput: unknown): ItemChanges {
+  const input = parseInput(ItemReplace, toContractShape(rawInput), 'input');
+  const changes: ItemChanges = {
+    name: input.name,
+    description: input.description ?? null,
+    priceCents: toCents(input.price),
+  };
+  if (input.owner_id !== undefined) changes.ownerId = input.owner_id;
+  return changes;
+}
 
-  async get(caller: Caller, rawId: unknown): Promise<ItemDocument | null> {
-    requireScope(caller.principal, 'items:read', caller.authError);
-    return this.items.findById(parseEntityId(rawId, 'id'));
-  }
+/** PATCH: only the given fields change. */
+function updateChanges(rawInput: unknown): ItemChanges {
+  const input = parseInput(ItemUpdate, toContractShape(rawInput), 'input');
+  const changes: ItemChanges = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.price !== undefined) changes.priceCents = toCents(input.price);
+  if (input.owner_id !== undefined) changes.ownerId = input.owner_id;
+  return changes;
+}
 
-  async list(caller: Caller, args: ConnectionArgs) {
-    requireScope(caller.principal, 'items:read', caller.authError);
-    const plan = planMongoList(LISTINGS.items, args, this.cursorSecret, { facadeCall: caller.facadeCall });
-    const docs = await this.items.list(plan);
-    return toConnection(docs, plan, LISTINGS.items, args, this.cursorSecret, (filter) =>
-      this.items.count(filter),
-    );
+export class ItemService extends RecordService<ItemDocument> {
+  constructor(items: ItemRepository, cursorSecret: Buffer) {
+    super(items, { label: 'Item', scope: 'items', owner: 'ownerId', listing: LISTINGS.items }, cursorSecret, {
+      replaceChanges,
+      updateChanges,
+      authorizeChanges: (principal, changes) => checkOwnerChoice(principal, changes.ownerId),
+    });
   }
 
   async create(caller: Caller, rawInput: unknown): Promise<ItemDocument> {
-    const principal = requireScope(caller.principal, 'items:write', caller.authError);
+    const principal = this.writer(caller);
     const input = parseInput(ItemCreate, toContractShape(rawInput), 'input');
     checkOwnerChoice(principal, input.owner_id);
     const now = new Date();
-    return this.items.insertWithNewId((id) => ({
+    return this.repository.insertWithNewId((id) => ({
       _id: id,
       name: input.name,
       description: input.description ?? null,
@@ -82,77 +89,10 @@ export class ItemService {
     }));
   }
 
-  /** PUT: name and price required, an omitted description becomes null, an omitted ownerId keeps the owner. */
-  async replace(
-    caller: Caller,
-    rawId: unknown,
-    rawInput: unknown,
-    expectedVersion?: number | null,
-  ): Promise<ItemDocument> {
-    const principal = requireScope(caller.principal, 'items:write', caller.authError);
-    const id = parseEntityId(rawId, 'id');
-    const input = parseInput(ItemReplace, toContractShape(rawInput), 'input');
-    await this.requireWritable(principal, id);
-    checkOwnerChoice(principal, input.owner_id);
-    const changes: ItemChanges = {
-      name: input.name,
-      description: input.description ?? null,
-      priceCents: toCents(input.price),
-    };
-    if (input.owner_id !== undefined) changes.ownerId = input.owner_id;
-    return this.apply(id, changes, expectedVersion);
-  }
-
-  /** PATCH: only the given fields change. */
-  async update(
-    caller: Caller,
-    rawId: unknown,
-    rawInput: unknown,
-    expectedVersion?: number | null,
-  ): Promise<ItemDocument> {
-    const principal = requireScope(caller.principal, 'items:write', caller.authError);
-    const id = parseEntityId(rawId, 'id');
-    const input = parseInput(ItemUpdate, toContractShape(rawInput), 'input');
-    await this.requireWritable(principal, id);
-    checkOwnerChoice(principal, input.owner_id);
-    const changes: ItemChanges = {};
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.description !== undefined) changes.description = input.description;
-    if (input.price !== undefined) changes.priceCents = toCents(input.price);
-    if (input.owner_id !== undefined) changes.ownerId = input.owner_id;
-    return this.apply(id, changes, expectedVersion);
-  }
-
-  async delete(caller: Caller, rawId: unknown, expectedVersion?: number | null): Promise<boolean> {
-    const principal = requireScope(caller.principal, 'items:write', caller.authError);
-    const id = parseEntityId(rawId, 'id');
-    await this.requireWritable(principal, id);
-    if (!(await this.items.deleteById(id, expectedVersion))) throw notFound('Item', id);
-    return true;
-  }
-
   /** Internal (users subgraph, on account deletion): removes every item the user owns. Idempotent. */
   async purgeOwner(caller: Caller, rawUserId: unknown): Promise<boolean> {
     requireServicePrincipal(caller.principal, caller.authError);
-    await this.items.deleteByOwner(parseEntityId(rawUserId, 'userId'));
+    await this.repository.deleteWhere({ ownerId: parseEntityId(rawUserId, 'userId') });
     return true;
-  }
-
-  /** 404 before 403: an absent item is reported as absent to everyone, then ownership is checked. */
-  private async requireWritable(principal: Principal, id: number): Promise<ItemDocument> {
-    const item = await this.items.findById(id);
-    if (!item) throw notFound('Item', id);
-    requireOwnerOrAdmin(principal, item.ownerId);
-    return item;
-  }
-
-  private async apply(
-    id: number,
-    changes: ItemChanges,
-    expectedVersion?: number | null,
-  ): Promise<ItemDocument> {
-    const updated = await this.items.update(id, changes, new Date(), expectedVersion);
-    if (!updated) throw notFound('Item', id);
-    return updated;
   }
 }

@@ -1,8 +1,7 @@
 /** Resolvers of the Item type: field mapping from the stored document, the owner reference, and entity lookups. */
-import { requireScope } from '@platform/auth';
 import { fromCents } from '@platform/contracts';
+import { entityReference } from '@platform/graphql-server';
 import type { ItemDocument } from '../data-access/item-repository';
-import { isEntityId } from '@platform/contracts';
 import type { ItemsContext } from '../context';
 
 export const itemResolvers = {
@@ -14,9 +13,6 @@ export const itemResolvers = {
     owner: (item: ItemDocument) =>
       item.ownerId === null ? null : { __typename: 'User', id: String(item.ownerId) },
     /** Batched: every Item the gateway asks about in one request is fetched with one `$in` query. */
-    __resolveReference: (reference: { id: string }, context: ItemsContext) => {
-      requireScope(context.principal, 'items:read', context.authError);
-      return isEntityId(reference.id) ? context.loaders.itemById.load(Number(reference.id)) : null;
-    },
+    __resolveReference: entityReference('items:read', (context: ItemsContext) => context.loaders.itemById),
   },
 };

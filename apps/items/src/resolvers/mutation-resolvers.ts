@@ -1,23 +1,13 @@
-/** Root mutations of the items subgraph; the domain checks scope, ownership and input. */
+/** Root mutations of the items subgraph; the domain checks scope, ownership, input and `expectedVersion` (If-Match). */
+import { recordMutations } from '@platform/graphql-server';
 import type { ItemsContext } from '../context';
+
+const items = (context: ItemsContext) => context.services.items;
 
 export const mutationResolvers = {
   Mutation: {
-    createItem: (_: unknown, args: { input: unknown }, context: ItemsContext) =>
-      context.services.items.create(context, args.input),
-    replaceItem: (
-      _: unknown,
-      args: { id: string; input: unknown; expectedVersion?: number | null },
-      context: ItemsContext,
-    ) => context.services.items.replace(context, args.id, args.input, args.expectedVersion),
-    updateItem: (
-      _: unknown,
-      args: { id: string; input: unknown; expectedVersion?: number | null },
-      context: ItemsContext,
-    ) => context.services.items.update(context, args.id, args.input, args.expectedVersion),
-    deleteItem: (_: unknown, args: { id: string; expectedVersion?: number | null }, context: ItemsContext) =>
-      context.services.items.delete(context, args.id, args.expectedVersion),
+    ...recordMutations('Item', items),
     _purgeOwner: (_: unknown, args: { userId: string }, context: ItemsContext) =>
-      context.services.items.purgeOwner(context, args.userId),
+      items(context).purgeOwner(context, args.userId),
   },
 };

@@ -1,54 +1,56 @@
 /**
- * Use cases on posts: reads (posts:read), writes (posts:write; authors their own posts, admins all), likes (one per
- * user per post), deletion with its comments and likes, and the internal purge of a deleted user's posting traces.
- * No transactions (FerretDB v1): every multi-step write is ordered so that a retry completes it, and deletions mark
- * what they delete first so that racing inserts undo themselves (DeletionGuard).
+ * Use cases on posts: reads (posts:read), writes (posts:write; authors their own posts, admins all; versioned, so
+ * writes honour `expectedVersion`), likes (one per user per post), deletion with its comments and likes, and the
+ * internal purge of a deleted user's posting traces. No transactions (FerretDB v1): every multi-step write is ordered
+ * so that a retry completes it, and deletions mark what they delete first so that racing inserts undo themselves
+ * (DeletionGuard).
  */
 import { notFound } from '@platform/errors';
-import {
-  requireOwnerOrAdmin,
-  requireScope,
-  requireServicePrincipal,
-  type Caller,
-  type Principal,
-} from '@platform/auth';
+import { requireServicePrincipal, type Caller } from '@platform/auth';
 import { parseEntityId, parseInput, PostCreate, PostReplace, PostUpdate } from '@platform/contracts';
-import { LISTINGS, planMongoList, toConnection, type ConnectionArgs } from '@platform/listing';
+import { LISTINGS } from '@platform/listing';
+import { RecordService } from '@platform/graphql-server';
 import type { PostChanges, PostDocument, PostRepository } from '../data-access/post-repository';
 import type { CommentRepository } from '../data-access/comment-repository';
 import type { LikeRepository } from '../data-access/like-repository';
 import { actingUserId } from './caller';
 import { deletedPost, deletedUser, type DeletionGuard } from './deletion-guard';
 
-export class PostService {
+function updateChanges(rawInput: unknown): PostChanges {
+  const input = parseInput(PostUpdate, rawInput ?? {}, 'input');
+  const changes: PostChanges = {};
+  if (input.title !== undefined) changes.title = input.title;
+  if (input.body !== undefined) changes.body = input.body;
+  return changes;
+}
+
+export class PostService extends RecordService<PostDocument> {
   constructor(
-    private readonly posts: PostRepository,
+    posts: PostRepository,
     private readonly comments: CommentRepository,
     private readonly likes: LikeRepository,
     private readonly guard: DeletionGuard,
-    private readonly cursorSecret: Buffer,
-  ) {}
-
-  async get(caller: Caller, rawId: unknown): Promise<PostDocument | null> {
-    requireScope(caller.principal, 'posts:read', caller.authError);
-    return this.posts.findById(parseEntityId(rawId, 'id'));
-  }
-
-  async list(caller: Caller, args: ConnectionArgs) {
-    requireScope(caller.principal, 'posts:read', caller.authError);
-    const plan = planMongoList(LISTINGS.posts, args, this.cursorSecret, { facadeCall: caller.facadeCall });
-    const docs = await this.posts.list(plan);
-    return toConnection(docs, plan, LISTINGS.posts, args, this.cursorSecret, (filter) =>
-      this.posts.count(filter),
-    );
+    cursorSecret: Buffer,
+  ) {
+    super(posts, { label: 'Post', scope: 'posts', owner: 'authorId', listing: LISTINGS.posts }, cursorSecret, {
+      replaceChanges: (rawInput) => parseInput(PostReplace, rawInput ?? {}, 'input'),
+      updateChanges,
+      // Under the post's version claim (a stale If-Match changes nothing): marked first, so racing comments and likes
+      // undo themselves, then its comments and likes; the post goes last, so a retried DELETE completes a failed one.
+      cascade: async (id) => {
+        await guard.markDeleted(deletedPost(id));
+        await comments.deleteWhere({ postId: id });
+        await likes.deleteByPosts([id]);
+      },
+    });
   }
 
   async create(caller: Caller, rawInput: unknown): Promise<PostDocument> {
-    const principal = requireScope(caller.principal, 'posts:write', caller.authError);
+    const principal = this.writer(caller);
     const authorId = actingUserId(principal);
     const input = parseInput(PostCreate, rawInput ?? {}, 'input');
     const now = new Date();
-    const post = await this.posts.insertWithNewId((id) => ({
+    const post = await this.repository.insertWithNewId((id) => ({
       _id: id,
       authorId,
       title: input.title,
@@ -56,42 +58,8 @@ export class PostService {
       createdAt: now,
       updatedAt: now,
     }));
-    await this.guard.keepUnlessDeleted(authorId, null, () => this.posts.deleteById(post._id));
+    await this.guard.keepUnlessDeleted(authorId, null, () => this.repository.discard(post._id));
     return post;
-  }
-
-  async replace(caller: Caller, rawId: unknown, rawInput: unknown): Promise<PostDocument> {
-    const principal = requireScope(caller.principal, 'posts:write', caller.authError);
-    const id = parseEntityId(rawId, 'id');
-    const input = parseInput(PostReplace, rawInput ?? {}, 'input');
-    await this.requireWritable(principal, id);
-    return this.apply(id, { title: input.title, body: input.body });
-  }
-
-  async update(caller: Caller, rawId: unknown, rawInput: unknown): Promise<PostDocument> {
-    const principal = requireScope(caller.principal, 'posts:write', caller.authError);
-    const id = parseEntityId(rawId, 'id');
-    const input = parseInput(PostUpdate, rawInput ?? {}, 'input');
-    await this.requireWritable(principal, id);
-    const changes: PostChanges = {};
-    if (input.title !== undefined) changes.title = input.title;
-    if (input.body !== undefined) changes.body = input.body;
-    return this.apply(id, changes);
-  }
-
-  /**
-   * Marked first (racing comments and likes then undo themselves), then its comments and likes, the post last: a
-   * deletion that fails half-way leaves the post in place, so retrying the DELETE completes it.
-   */
-  async delete(caller: Caller, rawId: unknown): Promise<boolean> {
-    const principal = requireScope(caller.principal, 'posts:write', caller.authError);
-    const id = parseEntityId(rawId, 'id');
-    await this.requireWritable(principal, id);
-    await this.guard.markDeleted(deletedPost(id));
-    await this.comments.deleteByPosts([id]);
-    await this.likes.deleteByPosts([id]);
-    if (!(await this.posts.deleteById(id))) throw notFound('Post', id);
-    return true;
   }
 
   /**
@@ -99,25 +67,17 @@ export class PostService {
    * likeCount is counted when the response is resolved, so it includes this like.
    */
   async like(caller: Caller, rawId: unknown): Promise<PostDocument> {
-    const principal = requireScope(caller.principal, 'posts:write', caller.authError);
-    const userId = actingUserId(principal);
-    const id = parseEntityId(rawId, 'id');
-    const post = await this.posts.findById(id);
-    if (!post) throw notFound('Post', id);
-    if (await this.likes.add(id, userId, new Date())) {
-      await this.guard.keepUnlessDeleted(userId, post, () => this.likes.remove(id, userId));
+    const { userId, post } = await this.likeTarget(caller, rawId);
+    if (await this.likes.add(post._id, userId, new Date())) {
+      await this.guard.keepUnlessDeleted(userId, post, () => this.likes.remove(post._id, userId));
     }
     return post;
   }
 
   /** Idempotent: unliking a post the user does not like changes nothing. */
   async unlike(caller: Caller, rawId: unknown): Promise<PostDocument> {
-    const principal = requireScope(caller.principal, 'posts:write', caller.authError);
-    const userId = actingUserId(principal);
-    const id = parseEntityId(rawId, 'id');
-    const post = await this.posts.findById(id);
-    if (!post) throw notFound('Post', id);
-    await this.likes.remove(id, userId);
+    const { userId, post } = await this.likeTarget(caller, rawId);
+    await this.likes.remove(post._id, userId);
     return post;
   }
 
@@ -131,25 +91,21 @@ export class PostService {
     const userId = parseEntityId(rawUserId, 'userId');
     await this.guard.markDeleted(deletedUser(userId));
     await this.likes.deleteByUser(userId);
-    await this.comments.deleteByAuthor(userId);
-    const postIds = await this.posts.idsByAuthor(userId);
-    await this.comments.deleteByPosts(postIds);
+    await this.comments.deleteWhere({ authorId: userId });
+    const postIds = await this.repository.idsWhere({ authorId: userId });
+    if (postIds.length === 0) return true;
+    await this.comments.deleteWhere({ postId: { $in: postIds } });
     await this.likes.deleteByPosts(postIds);
-    await this.posts.deleteByIds(postIds);
+    await this.repository.deleteWhere({ _id: { $in: postIds } });
     return true;
   }
 
-  /** 404 before 403: an absent post is reported as absent to everyone, then authorship is checked. */
-  private async requireWritable(principal: Principal, id: number): Promise<PostDocument> {
-    const post = await this.posts.findById(id);
+  /** A like or unlike: the acting user and the post (404 when absent). */
+  private async likeTarget(caller: Caller, rawId: unknown): Promise<{ userId: number; post: PostDocument }> {
+    const userId = actingUserId(this.writer(caller));
+    const id = parseEntityId(rawId, 'id');
+    const post = await this.repository.findById(id);
     if (!post) throw notFound('Post', id);
-    requireOwnerOrAdmin(principal, post.authorId);
-    return post;
-  }
-
-  private async apply(id: number, changes: PostChanges): Promise<PostDocument> {
-    const updated = await this.posts.update(id, changes, new Date());
-    if (!updated) throw notFound('Post', id);
-    return updated;
+    return { userId, post };
   }
 }

@@ -1,7 +1,6 @@
 /** Resolvers of the Comment type: field mapping, the author and post references, entity lookups (batched). */
-import { requireScope } from '@platform/auth';
+import { entityReference } from '@platform/graphql-server';
 import type { CommentDocument } from '../data-access/comment-repository';
-import { isEntityId } from '@platform/contracts';
 import type { PostsContext } from '../context';
 
 export const commentResolvers = {
@@ -14,9 +13,7 @@ export const commentResolvers = {
     author: (comment: CommentDocument) => ({ __typename: 'User', id: String(comment.authorId) }),
     createdAt: (comment: CommentDocument) => comment.createdAt.toISOString(),
     updatedAt: (comment: CommentDocument) => comment.updatedAt.toISOString(),
-    __resolveReference: (reference: { id: string }, context: PostsContext) => {
-      requireScope(context.principal, 'posts:read', context.authError);
-      return isEntityId(reference.id) ? context.loaders.commentById.load(Number(reference.id)) : null;
-    },
+    version: (comment: CommentDocument) => comment.version ?? 0,
+    __resolveReference: entityReference('posts:read', (context: PostsContext) => context.loaders.commentById),
   },
 };

@@ -1,8 +1,7 @@
 /** Resolvers of the Post type: field mapping, the author reference, like count and comments (batched), entity lookups (batched). */
-import { requireScope } from '@platform/auth';
-import type { PostDocument } from '../data-access/post-repository';
-import { isEntityId } from '@platform/contracts';
 import { parseNestedFirst } from '@platform/listing';
+import { entityReference } from '@platform/graphql-server';
+import type { PostDocument } from '../data-access/post-repository';
 import type { PostsContext } from '../context';
 
 export const postResolvers = {
@@ -14,11 +13,9 @@ export const postResolvers = {
       context.loaders.likeCountByPost.load(post._id),
     createdAt: (post: PostDocument) => post.createdAt.toISOString(),
     updatedAt: (post: PostDocument) => post.updatedAt.toISOString(),
+    version: (post: PostDocument) => post.version ?? 0,
     comments: (post: PostDocument, args: { first?: number | null }, context: PostsContext) =>
       context.loaders.commentsByPost(parseNestedFirst(args.first)).load(post._id),
-    __resolveReference: (reference: { id: string }, context: PostsContext) => {
-      requireScope(context.principal, 'posts:read', context.authError);
-      return isEntityId(reference.id) ? context.loaders.postById.load(Number(reference.id)) : null;
-    },
+    __resolveReference: entityReference('posts:read', (context: PostsContext) => context.loaders.postById),
   },
 };

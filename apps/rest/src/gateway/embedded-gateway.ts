@@ -20,16 +20,8 @@ import {
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import type { SubgraphReadCache } from '@platform/read-cache';
-import { graphqlMetricsPlugin } from '@platform/service';
-import {
-  dataOf,
-  fromGatewayError,
-  unavailable,
-  wasPlanned,
-  type CallCredentials,
-  type Gateway,
-  type Operation,
-} from './gateway-client';
+import { dataOf, fromUpstreamError, graphqlMetricsPlugin, unavailableError } from '@platform/service';
+import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
 
 export interface EmbeddedGatewayOptions {
   supergraphSdl: string;
@@ -37,6 +29,8 @@ export interface EmbeddedGatewayOptions {
   subgraphTimeoutMs: number;
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
+  /** SUBGRAPH_DEDUP: identical subgraph reads in flight share one fetch. */
+  dedupReads?: boolean | undefined;
   logger: Logger;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
@@ -123,8 +117,8 @@ export class EmbeddedGateway implements Gateway {
       );
     } catch (error) {
       if (error instanceof GraphQLError)
-        throw fromGatewayError({ message: error.message, extensions: error.extensions });
-      throw unavailable(error);
+        throw fromUpstreamError({ message: error.message, extensions: error.extensions });
+      throw unavailableError(error);
     }
   }
 }

@@ -12,9 +12,13 @@ import { CURRENT_VERSION } from '../versioning/api-version';
 
 const representationOf = (apiVersion: number | undefined): string => `r${apiVersion ?? CURRENT_VERSION}`;
 
-/** The strong tag of version `version` of a record, as served in API version `apiVersion`. */
-export const versionTag = (version: number, apiVersion: number | undefined): string =>
-  `"${version}.${representationOf(apiVersion)}"`;
+/**
+ * The strong tag of version `version` of a record, as served in API version `apiVersion`. `derived` names what the body
+ * shows besides the record's own fields and what changes without a write to it (a post's like count, `l5`), so the
+ * tag still changes with every body; If-Match compares the version only (a like is not an edit of the post).
+ */
+export const versionTag = (version: number, apiVersion: number | undefined, derived?: string): string =>
+  `"${version}.${derived === undefined ? '' : `${derived}.`}${representationOf(apiVersion)}"`;
 
 /** A tag of a body's exact JSON: strong for a single resource, weak (`W/`) for a listing. */
 export const bodyTag = (body: unknown, weak: boolean, apiVersion: number | undefined): string => {
@@ -34,7 +38,7 @@ export function notModified(req: Request, etag: string): boolean {
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
-const VERSION_TAG = /^"(\d{1,15})\.r\d+"$/;
+const VERSION_TAG = /^"(\d{1,15})\.(?:[a-z]\d{1,15}\.)?r\d+"$/;
 
 /**
  * Reads `If-Match` into the version a write expects: null for none (or `*`: the write itself answers 404 for a missing

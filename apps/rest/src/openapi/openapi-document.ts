@@ -163,7 +163,7 @@ const RESPONSE_HEADERS = {
   },
   ETag: {
     description:
-      'Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise).',
+      'Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise).',
     schema: { type: 'string', maxLength: 80, pattern: '^(W/)?"[\\x21\\x23-\\x7e]*"$' },
   },
   Link: {

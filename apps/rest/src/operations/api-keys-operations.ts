@@ -8,7 +8,11 @@ export interface ApiKeyNode {
   prefix: string;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Write counter behind the strong ETag (conditional.ts versionTag). */
+  version: number;
 }
+
+const API_KEY_FIELDS = 'id name scopes prefix createdAt lastUsedAt version';
 
 export interface CreatedApiKeyNode {
   id: string;
@@ -25,10 +29,20 @@ export const CreateApiKey = operation<{ createApiKey: CreatedApiKeyNode }>(
 
 export const ListApiKeys = operation<{ apiKeys: ApiKeyNode[] }>(
   'ListApiKeys',
-  'query ListApiKeys { apiKeys { id name scopes prefix createdAt lastUsedAt } }',
+  `query ListApiKeys { apiKeys { ${API_KEY_FIELDS} } }`,
+);
+
+export const GetApiKey = operation<{ apiKey: ApiKeyNode | null }>(
+  'GetApiKey',
+  `query GetApiKey($id: ID!) { apiKey(id: $id) { ${API_KEY_FIELDS} } }`,
+);
+
+export const UpdateApiKey = operation<{ updateApiKey: ApiKeyNode }>(
+  'UpdateApiKey',
+  `mutation UpdateApiKey($id: ID!, $input: UpdateApiKeyInput!, $expectedVersion: Int) { updateApiKey(id: $id, input: $input, expectedVersion: $expectedVersion) { ${API_KEY_FIELDS} } }`,
 );
 
 export const RevokeApiKey = operation<{ revokeApiKey: boolean }>(
   'RevokeApiKey',
-  'mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) }',
+  'mutation RevokeApiKey($id: ID!, $expectedVersion: Int) { revokeApiKey(id: $id, expectedVersion: $expectedVersion) }',
 );

@@ -8,9 +8,11 @@ export interface UserNode {
   fullName: string | null;
   isActive: boolean;
   role: string;
+  /** Write counter behind the strong ETag (conditional.ts versionTag). */
+  version: number;
 }
 
-const USER_FIELDS = 'id username email fullName isActive role';
+const USER_FIELDS = 'id username email fullName isActive role version';
 
 export const CreateUser = operation<{ createUser: UserNode }>(
   'CreateUser',
@@ -26,15 +28,18 @@ export const GetMe = operation<{ me: UserNode | null }>('GetMe', `query GetMe { 
 
 export const UpdateUser = operation<{ updateUser: UserNode }>(
   'UpdateUser',
-  `mutation UpdateUser($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
+  `mutation UpdateUser($id: ID!, $input: UpdateUserInput!, $expectedVersion: Int) { updateUser(id: $id, input: $input, expectedVersion: $expectedVersion) { ${USER_FIELDS} } }`,
 );
 
 export const ReplaceUser = operation<{ replaceUser: UserNode }>(
   'ReplaceUser',
-  `mutation ReplaceUser($id: ID!, $input: UpdateUserInput!) { replaceUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
+  `mutation ReplaceUser($id: ID!, $input: UpdateUserInput!, $expectedVersion: Int) { replaceUser(id: $id, input: $input, expectedVersion: $expectedVersion) { ${USER_FIELDS} } }`,
 );
 
-export const DeleteUser = operation<{ deleteUser: boolean }>('DeleteUser', 'mutation DeleteUser($id: ID!) { deleteUser(id: $id) }');
+export const DeleteUser = operation<{ deleteUser: boolean }>(
+  'DeleteUser',
+  'mutation DeleteUser($id: ID!, $expectedVersion: Int) { deleteUser(id: $id, expectedVersion: $expectedVersion) }',
+);
 
 export const ActivateUser = operation<{ activateUser: UserNode }>(
   'ActivateUser',

@@ -1,9 +1,8 @@
 /** The posts resource: CRUD, listing and the like action, translated into gateway operations on the posts subgraph. */
-import { z } from 'zod';
-import { entityIdParam, PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
-import { notFound } from '@platform/errors';
-import { LISTINGS, toConnectionVariables } from '@platform/listing';
+import { PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
+import { LISTINGS } from '@platform/listing';
 import { defineRoute } from '../http/route';
+import type { Operation } from '../gateway/gateway-client';
 import {
   CreatePost,
   DeletePost,
@@ -13,157 +12,119 @@ import {
   ReplacePost,
   UnlikePost,
   UpdatePost,
+  type PostNode,
 } from '../operations/posts-operations';
 import { toPostPublic } from './resource-representation';
-import {
-  LIST_STYLES_TEXT,
-  listBodySchema,
-  listParameters,
-  listQueryOf,
-  listResponse,
-} from './resource-listing';
+import { listRoute } from './resource-listing';
+import { idParams, recordRoutes } from './record-routes';
 
-export const PostIdParams = z.object({ id: entityIdParam('Post id, an integer >= 1 (otherwise 400)') });
+export const PostIdParams = idParams({ id: 'Post' });
 
-const WRITE_RULES =
-  'Needs `posts:write`. A member may change only posts it wrote (403 otherwise); an admin any. A missing post is 404 ' +
-  '(checked before authorship). Bounds: title 1..200 characters, body 1..20,000.';
+const posts = recordRoutes({
+  label: 'Post',
+  tag: 'posts',
+  scopes: { read: 'posts:read', write: 'posts:write' },
+  path: '/posts/:id',
+  params: PostIdParams,
+  variables: (params) => ({ id: String(params.id) }),
+  idOf: (params) => params.id,
+  schema: PostPublic,
+  toPublic: toPostPublic,
+  // Likes are counted, not written to the post: the tag follows the count, If-Match only the post's own version.
+  derived: (post) => `l${post.likeCount}`,
+  writeRules:
+    'Needs `posts:write`. A member may change only posts it wrote (403 otherwise); an admin any. A missing post is 404 ' +
+    '(checked before authorship). Bounds: title 1..200 characters, body 1..20,000.',
+});
+
+/** Liking and unliking: idempotent actions on the post, answering it with its like count (or nothing). */
+const likeRoute = (
+  method: 'post' | 'delete',
+  text: { operationId: string; summary: string; description: string; answer: string },
+  operation: Operation<Record<string, PostNode>>,
+) =>
+  defineRoute({
+    method,
+    path: '/posts/:id/like',
+    operationId: text.operationId,
+    summary: text.summary,
+    description: `Needs \`posts:write\`. ${text.description}`,
+    tags: ['posts'],
+    security: 'bearer',
+    scope: 'posts:write',
+    params: PostIdParams,
+    responses:
+      method === 'post'
+        ? { 200: { description: text.answer, schema: PostPublic } }
+        : { 204: { description: text.answer } },
+    handler: async ({ params, gateway, credentials }) => {
+      const data = await gateway.execute(operation, { id: String(params.id) }, credentials);
+      return method === 'post' ? { status: 200, body: toPostPublic(Object.values(data)[0]!) } : { status: 204 };
+    },
+  });
 
 export const postsRoutes = [
-  defineRoute({
-    method: 'get',
+  listRoute({
     path: '/posts',
     operationId: 'listPosts',
     summary: 'List posts',
-    description: `Needs \`posts:read\`; an API key is accepted in place of a bearer token. ${LIST_STYLES_TEXT} Filters: \`author_id\`, \`title\`, each also as \`field[eq|lt|gt|in]\`.`,
-    tags: ['posts'],
-    security: 'bearer-or-api-key',
+    tag: 'posts',
     scope: 'posts:read',
-    query: listParameters(LISTINGS.posts),
-    listing: true,
-    responses: {
-      200: { description: 'Posts: an array by default, or an envelope', schema: listBodySchema(PostPublic) },
-    },
-    handler: async ({ request, gateway, credentials, env, version }) => {
-      const listQuery = listQueryOf(request.query, LISTINGS.posts, env);
-      const data = await gateway.execute(ListPosts, { ...toConnectionVariables(listQuery) }, credentials);
-      return listResponse(request, version, listQuery, data.posts, toPostPublic);
-    },
+    filters: 'Filters: `author_id`, `title`, each also as `field[eq|lt|gt|in]`.',
+    plural: 'Posts',
+    listing: LISTINGS.posts,
+    record: PostPublic,
+    operation: ListPosts,
+    connectionOf: (data) => data.posts,
+    toPublic: toPostPublic,
   }),
-  defineRoute({
-    method: 'post',
+  posts.create({
     path: '/posts',
     operationId: 'createPost',
     summary: 'Create a post',
-    description:
-      'Needs `posts:write`; the author is the caller. Bounds: title 1..200 characters, body 1..20,000.',
-    tags: ['posts'],
-    security: 'bearer',
-    scope: 'posts:write',
+    description: 'Needs `posts:write`; the author is the caller. Bounds: title 1..200 characters, body 1..20,000.',
     body: PostCreate,
-    responses: { 201: { description: 'The created post', schema: PostPublic } },
-    handler: async ({ body, gateway, credentials }) => {
-      const data = await gateway.execute(CreatePost, { input: body }, credentials);
-      return { status: 201, body: toPostPublic(data.createPost) };
-    },
+    operation: CreatePost,
   }),
-  defineRoute({
-    method: 'get',
-    path: '/posts/:id',
-    operationId: 'getPost',
-    summary: 'Retrieve a post',
-    description: 'Needs `posts:read`; an API key is accepted in place of a bearer token.',
-    tags: ['posts'],
-    security: 'bearer-or-api-key',
-    scope: 'posts:read',
-    params: PostIdParams,
-    responses: { 200: { description: 'The post', schema: PostPublic } },
-    handler: async ({ params, gateway, credentials }) => {
-      const data = await gateway.execute(GetPost, { id: String(params.id) }, credentials);
-      if (!data.post) throw notFound('Post', params.id);
-      return { status: 200, body: toPostPublic(data.post) };
-    },
-  }),
-  defineRoute({
-    method: 'put',
-    path: '/posts/:id',
+  posts.get({ operationId: 'getPost', summary: 'Retrieve a post', operation: GetPost }),
+  posts.write('put', {
     operationId: 'replacePost',
     summary: 'Replace a post',
-    description: `${WRITE_RULES} Full update: title and body are required.`,
-    tags: ['posts'],
-    security: 'bearer',
-    scope: 'posts:write',
-    params: PostIdParams,
+    description: 'Full update: title and body are required.',
     body: PostReplace,
-    responses: { 200: { description: 'The post after the update', schema: PostPublic } },
-    handler: async ({ params, body, gateway, credentials }) => {
-      const data = await gateway.execute(ReplacePost, { id: String(params.id), input: body }, credentials);
-      return { status: 200, body: toPostPublic(data.replacePost) };
-    },
+    operation: ReplacePost,
   }),
-  defineRoute({
-    method: 'patch',
-    path: '/posts/:id',
+  posts.write('patch', {
     operationId: 'updatePost',
     summary: 'Modify a post',
-    description: `${WRITE_RULES} Partial update: only the given fields change.`,
-    tags: ['posts'],
-    security: 'bearer',
-    scope: 'posts:write',
-    params: PostIdParams,
+    description: 'Partial update: only the given fields change.',
     body: PostUpdate,
-    responses: { 200: { description: 'The post after the update', schema: PostPublic } },
-    handler: async ({ params, body, gateway, credentials }) => {
-      const data = await gateway.execute(UpdatePost, { id: String(params.id), input: body }, credentials);
-      return { status: 200, body: toPostPublic(data.updatePost) };
-    },
+    operation: UpdatePost,
   }),
-  defineRoute({
-    method: 'delete',
-    path: '/posts/:id',
+  posts.delete({
     operationId: 'deletePost',
     summary: 'Delete a post with its comments and likes',
-    description: WRITE_RULES,
-    tags: ['posts'],
-    security: 'bearer',
-    scope: 'posts:write',
-    params: PostIdParams,
-    responses: { 204: { description: 'Deleted, with its comments and likes; empty body' } },
-    handler: async ({ params, gateway, credentials }) => {
-      await gateway.execute(DeletePost, { id: String(params.id) }, credentials);
-      return { status: 204 };
-    },
+    operation: DeletePost,
+    deleted: 'Deleted, with its comments and likes; empty body',
   }),
-  defineRoute({
-    method: 'post',
-    path: '/posts/:id/like',
-    operationId: 'likePost',
-    summary: 'Like a post',
-    description: 'Needs `posts:write`. One like per user per post: liking again changes nothing (still 200).',
-    tags: ['posts'],
-    security: 'bearer',
-    scope: 'posts:write',
-    params: PostIdParams,
-    responses: { 200: { description: 'The post with its like_count', schema: PostPublic } },
-    handler: async ({ params, gateway, credentials }) => {
-      const data = await gateway.execute(LikePost, { id: String(params.id) }, credentials);
-      return { status: 200, body: toPostPublic(data.likePost) };
+  likeRoute(
+    'post',
+    {
+      operationId: 'likePost',
+      summary: 'Like a post',
+      description: 'One like per user per post: liking again changes nothing (still 200).',
+      answer: 'The post with its like_count',
     },
-  }),
-  defineRoute({
-    method: 'delete',
-    path: '/posts/:id/like',
-    operationId: 'unlikePost',
-    summary: 'Remove your like from a post',
-    description: 'Needs `posts:write`. Idempotent: without a like of yours nothing changes (still 204).',
-    tags: ['posts'],
-    security: 'bearer',
-    scope: 'posts:write',
-    params: PostIdParams,
-    responses: { 204: { description: 'The like is gone; empty body' } },
-    handler: async ({ params, gateway, credentials }) => {
-      await gateway.execute(UnlikePost, { id: String(params.id) }, credentials);
-      return { status: 204 };
+    LikePost,
+  ),
+  likeRoute(
+    'delete',
+    {
+      operationId: 'unlikePost',
+      summary: 'Remove your like from a post',
+      description: 'Idempotent: without a like of yours nothing changes (still 204).',
+      answer: 'The like is gone; empty body',
     },
-  }),
+    UnlikePost,
+  ),
 ];

@@ -1,4 +1,7 @@
-/** What every list route (users, items, posts, comments, articles) shares: parameters, cursor secret, body shapes. */
+/**
+ * What every list route (users, items, posts, comments, articles) shares: parameters, cursor secret, body shapes, the
+ * response with its Link header and weak ETag, and `listRoute`, which declares a record listing from its parts.
+ */
 import { z } from 'zod';
 import {
   LISTING_LIMITS,
@@ -6,6 +9,7 @@ import {
   deriveCursorSecret,
   listLinks,
   listingQuerySchema,
+  toConnectionVariables,
   pageEnvelopeSchema,
   parseRestListQuery,
   toRestListBody,
@@ -15,8 +19,9 @@ import {
 } from '@platform/listing';
 import type { Request } from 'express';
 import type { RestEnvironment } from '../environment';
-import type { RouteResult } from '../http/route';
+import { defineRoute, type RouteDefinition, type RouteResult } from '../http/route';
 import { bodyTag } from '../http/conditional';
+import type { Operation } from '../gateway/gateway-client';
 
 /** Parameters a list route accepts besides listing ones: the version selector and an API key in the query. */
 const RESERVED = ['version', 'api_key'];
@@ -95,3 +100,69 @@ export function listResponse<N, R extends { id: number }>(
   });
   return { status: 200, body, headers: { link, etag: bodyTag(body, true, apiVersion) } };
 }
+
+type Listed<N> = { nodes: N[]; pageInfo: PageInfo; totalCount?: number | null };
+
+export interface ListRouteSpec<D, N, R extends { id: number }, P extends z.ZodType> {
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** The read scope (documented; the subgraph enforces it). */
+  scope: string;
+  /** What the description says between the access rule and the styles (e.g. when the listing is 404). */
+  about?: string;
+  /** The filters, as the description ends. */
+  filters: string;
+  /** `Items`: the 200 description's subject. */
+  plural: string;
+  listing: ListingSpec;
+  /** Only when the parameters differ from the listing's own (a user's articles: no `author_id`). */
+  query?: z.ZodType;
+  params?: P;
+  record: z.ZodType;
+  operation: Operation<D>;
+  /** Variables besides the listing's (the parent's id). */
+  variables?: (params: z.infer<P>) => Record<string, string>;
+  /** The parent whose records these are (parentScope): cursors of another parent's listing are refused. */
+  cursorScope?: (params: z.infer<P>) => string;
+  /** The query as the listing parses it, when the path adds to it (a user's articles: `author_id`). */
+  rawQuery?: (query: unknown, params: z.infer<P>) => unknown;
+  /** The page in the response data; throws 404 when the parent is absent. */
+  connectionOf: (data: D, params: z.infer<P>) => Listed<N>;
+  toPublic: (node: N) => R;
+}
+
+/** A GET listing of records: every pagination style, filters and sort, the Link header and a weak ETag. */
+export const listRoute = <D, N, R extends { id: number }, P extends z.ZodType = z.ZodType>(
+  spec: ListRouteSpec<D, N, R, P>,
+): RouteDefinition =>
+  defineRoute({
+    method: 'get',
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: `Needs \`${spec.scope}\`; an API key is accepted in place of a bearer token. ${spec.about ? `${spec.about} ` : ''}${LIST_STYLES_TEXT} ${spec.filters}`,
+    tags: [spec.tag],
+    security: 'bearer-or-api-key',
+    scope: spec.scope,
+    ...(spec.params ? { params: spec.params } : {}),
+    query: spec.query ?? listParameters(spec.listing),
+    listing: true,
+    responses: {
+      200: { description: `${spec.plural}: an array by default, or an envelope`, schema: listBodySchema(spec.record) },
+    },
+    handler: async ({ params, request, gateway, credentials, env, version }) => {
+      const path = params as z.infer<P>;
+      const rawQuery = spec.rawQuery ? spec.rawQuery(request.query, path) : request.query;
+      const listQuery = listQueryOf(
+        rawQuery,
+        spec.listing,
+        env,
+        spec.cursorScope ? { cursorScope: spec.cursorScope(path) } : {},
+      );
+      const variables = { ...spec.variables?.(path), ...toConnectionVariables(listQuery) };
+      const data = await gateway.execute(spec.operation, variables, credentials);
+      return listResponse(request, version, listQuery, spec.connectionOf(data, path), spec.toPublic);
+    },
+  });

@@ -7,6 +7,7 @@ const node = {
   fullName: null,
   isActive: true,
   role: 'member',
+  version: 3,
 };
 
 describe('user representation', () => {

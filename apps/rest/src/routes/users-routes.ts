@@ -14,6 +14,7 @@ import {
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { defineRoute } from '../http/route';
+import { versionTag } from '../http/conditional';
 import {
   ActivateUser,
   CreateUser,
@@ -24,6 +25,7 @@ import {
   ReplaceUser,
   ResetPassword,
   UpdateUser,
+  type UserNode,
 } from '../operations/users-operations';
 import { toUserPublic } from './user-representation';
 import { listUsersRoute } from './users-list-route';
@@ -31,6 +33,13 @@ import { listUsersRoute } from './users-list-route';
 const UserIdParams = z.object({ user_id: entityIdParam('User id, an integer >= 1') });
 
 const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** A single user with its strong ETag: the version every change to the account moves (If-Match on the writes). */
+const userResponse = (user: UserNode, version: number | undefined) => ({
+  status: 200,
+  body: toUserPublic(user),
+  headers: { etag: versionTag(user.version, version) },
+});
 
 const ownerOrAdmin =
   'Needs `users:write`; a member may act only on its own account, an admin on every account.';
@@ -69,10 +78,10 @@ export const usersRoutes = [
       200: { description: 'The user the token was issued to', schema: UserPublic },
       404: { description: 'The account no longer exists' },
     },
-    handler: async ({ gateway, credentials }) => {
+    handler: async ({ gateway, credentials, version }) => {
       const data = await gateway.execute(GetMe, {}, credentials);
       if (!data.me) throw notFound('User', 'me');
-      return { status: 200, body: toUserPublic(data.me) };
+      return userResponse(data.me, version);
     },
   }),
   defineRoute({
@@ -89,14 +98,15 @@ export const usersRoutes = [
       include_inactive: booleanQuery.optional().describe('Also return an inactive user (default false)'),
     }),
     responses: { 200: { description: 'The user', schema: UserPublic } },
-    handler: async ({ params, query, gateway, credentials }) => {
+    versioned: true,
+    handler: async ({ params, query, gateway, credentials, version }) => {
       const data = await gateway.execute(
         GetUser,
         { id: String(params.user_id), includeInactive: query.include_inactive ?? false },
         credentials,
       );
       if (!data.user) throw notFound('User', params.user_id);
-      return { status: 200, body: toUserPublic(data.user) };
+      return userResponse(data.user, version);
     },
   }),
   defineRoute({
@@ -114,10 +124,15 @@ export const usersRoutes = [
       200: { description: 'The updated user', schema: UserPublic },
       409: { description: 'E-mail already registered' },
     },
-    handler: async ({ params, body, gateway, credentials }) => {
+    versioned: true,
+    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
       const input = { email: body.email, fullName: body.full_name ?? null };
-      const data = await gateway.execute(ReplaceUser, { id: String(params.user_id), input }, credentials);
-      return { status: 200, body: toUserPublic(data.replaceUser) };
+      const data = await gateway.execute(
+        ReplaceUser,
+        { id: String(params.user_id), input, expectedVersion },
+        credentials,
+      );
+      return userResponse(data.replaceUser, version);
     },
   }),
   defineRoute({
@@ -135,12 +150,17 @@ export const usersRoutes = [
       200: { description: 'The updated user', schema: UserPublic },
       409: { description: 'E-mail already registered' },
     },
-    handler: async ({ params, body, gateway, credentials }) => {
+    versioned: true,
+    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
       const input: Record<string, unknown> = {};
       if (body.email !== undefined) input['email'] = body.email;
       if (body.full_name !== undefined) input['fullName'] = body.full_name;
-      const data = await gateway.execute(UpdateUser, { id: String(params.user_id), input }, credentials);
-      return { status: 200, body: toUserPublic(data.updateUser) };
+      const data = await gateway.execute(
+        UpdateUser,
+        { id: String(params.user_id), input, expectedVersion },
+        credentials,
+      );
+      return userResponse(data.updateUser, version);
     },
   }),
   defineRoute({
@@ -154,8 +174,9 @@ export const usersRoutes = [
     scope: 'users:write',
     params: UserIdParams,
     responses: { 204: { description: 'Deleted; empty body' } },
-    handler: async ({ params, gateway, credentials }) => {
-      await gateway.execute(DeleteUser, { id: String(params.user_id) }, credentials);
+    versioned: true,
+    handler: async ({ params, gateway, credentials, expectedVersion }) => {
+      await gateway.execute(DeleteUser, { id: String(params.user_id), expectedVersion }, credentials);
       return { status: 204 };
     },
   }),

@@ -4,7 +4,14 @@
  */
 import type { Collection, Db } from 'mongodb';
 import { foldEmail, foldUsername } from '@platform/contracts';
-import { findByIds, nextSequenceValue, type IndexSpec } from '@platform/mongo';
+import {
+  deleteVersioned,
+  findByIds,
+  nextSequenceValue,
+  updateVersioned,
+  type IndexSpec,
+  type VersionedCollection,
+} from '@platform/mongo';
 import type { Role } from '@platform/auth';
 import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
 
@@ -19,6 +26,8 @@ export interface UserDocument {
   updatedAt: Date;
   /** Access tokens issued before this instant are refused (set by a password reset); absent: none revoked. */
   tokensValidAfter?: Date;
+  /** Write counter behind the ETag: every change adds 1 (absent on profiles written before it existed: 0). */
+  version?: number;
 }
 
 /** What is stored besides the profile: the folded forms the unique indexes compare (foldUsername, foldEmail). */
@@ -69,9 +78,11 @@ export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | '
 
 export class UserRepository {
   private readonly users: Collection<StoredUser>;
+  private readonly versioned: VersionedCollection<StoredUser>;
 
   constructor(private readonly db: Db) {
     this.users = db.collection<StoredUser>(USERS_COLLECTION);
+    this.versioned = { db, collection: this.users };
   }
 
   /** A user id no one ever had (see nextSequenceValue: claimed, never reused). */
@@ -117,14 +128,14 @@ export class UserRepository {
     return null;
   }
 
-  /** Applies the changes and returns the updated document, or null when there is no such user. */
-  update(id: number, changes: ProfileChanges): Promise<UserDocument | null> {
+  /**
+   * Applies the changes as the profile's next version (every change moves it, so an older ETag no longer matches) and
+   * returns the document after them; null when there is no such user; PRECONDITION_FAILED when `expectedVersion` is
+   * given and stale (see writeVersioned).
+   */
+  update(id: number, changes: ProfileChanges, expectedVersion?: number | null): Promise<UserDocument | null> {
     const folded = changes.email === undefined ? {} : { emailFolded: foldEmail(changes.email) };
-    return this.users.findOneAndUpdate(
-      { _id: id },
-      { $set: { ...changes, ...folded, updatedAt: new Date() } },
-      { returnDocument: 'after' },
-    );
+    return updateVersioned(this.versioned, id, { ...changes, ...folded, updatedAt: new Date() }, expectedVersion);
   }
 
   list(plan: MongoListPlan): Promise<UserDocument[]> {
@@ -135,8 +146,21 @@ export class UserRepository {
     return this.users.countDocuments(filter);
   }
 
+  /** Removes a profile registered moments ago whose credential could not be created (no version check: no one saw it). */
   async deleteById(id: number): Promise<boolean> {
     const result = await this.users.deleteOne({ _id: id });
     return result.deletedCount === 1;
+  }
+
+  /**
+   * Deletes the profile (at `expectedVersion` when given) after `cascade`, which runs under the version claim: a stale
+   * If-Match changes nothing anywhere, and no other write to the profile slips in between. False: no such user.
+   */
+  deleteVersioned(
+    id: number,
+    expectedVersion: number | null | undefined,
+    cascade: (current: UserDocument) => Promise<void>,
+  ): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade);
   }
 }

@@ -101,50 +101,74 @@ export class UserService {
     return requireScope(caller.principal, 'users:read', caller.authError);
   }
 
-  async update(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+  async update(
+    caller: RequestCaller,
+    id: number,
+    args: UpdateUserArgs,
+    expectedVersion?: number | null,
+  ): Promise<UserDocument> {
     const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
     const changes: ProfileChanges = {};
     if (input.email !== undefined) changes.email = normalizeEmail(input.email);
     if (input.full_name !== undefined) changes.fullName = input.full_name;
-    return this.writeProfile(caller, id, changes);
+    return this.writeProfile(caller, id, changes, expectedVersion);
   }
 
-  async replace(caller: RequestCaller, id: number, args: UpdateUserArgs): Promise<UserDocument> {
+  async replace(
+    caller: RequestCaller,
+    id: number,
+    args: UpdateUserArgs,
+    expectedVersion?: number | null,
+  ): Promise<UserDocument> {
     const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));
-    return this.writeProfile(caller, id, { email: normalizeEmail(input.email), fullName: input.full_name ?? null });
+    const changes = { email: normalizeEmail(input.email), fullName: input.full_name ?? null };
+    return this.writeProfile(caller, id, changes, expectedVersion);
   }
 
-  async setActive(caller: RequestCaller, id: number, isActive: boolean): Promise<UserDocument> {
+  async setActive(
+    caller: RequestCaller,
+    id: number,
+    isActive: boolean,
+    expectedVersion?: number | null,
+  ): Promise<UserDocument> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     // Only an admin changes account state: a deactivated member must not re-activate itself.
     if (!isAdmin(principal)) throw new AppError('FORBIDDEN', 'Not enough permissions: only an admin may change account state');
-    const updated = await this.users.update(id, { isActive });
+    const updated = await this.users.update(id, { isActive }, expectedVersion);
     if (!updated) throw notFound('User', id);
     this.logger.info({ requestId: caller.requestId, userId: id, isActive, by: principal.userId }, 'account state changed');
     return updated;
   }
 
-  /** Deletes the other services' data first (each call idempotent), then the profile; a failed call leaves a retryable 503. */
-  async delete(caller: RequestCaller, id: number): Promise<boolean> {
+  /**
+   * Deletes the other services' data first (each call idempotent), then the profile; a failed call leaves a retryable
+   * 503. The version claim is taken before the cascade, so a stale `expectedVersion` (412) changes nothing anywhere.
+   */
+  async delete(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<boolean> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, id);
-    const user = await this.users.findById(id);
-    if (!user) throw notFound('User', id);
-    try {
-      await this.purger.purge(id, caller.requestId);
-    } catch (error) {
-      this.logger.warn({ requestId: caller.requestId, userId: id, err: error instanceof AppError ? error.code : 'error' }, 'account purge failed');
-      throw new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable; retry the deletion', {
-        cause: error,
-        headers: { 'retry-after': '5' },
-      });
-    }
-    await this.users.deleteById(id);
+    const deleted = await this.users.deleteVersioned(id, expectedVersion, async () => {
+      try {
+        await this.purger.purge(id, caller.requestId);
+      } catch (error) {
+        this.logger.warn({ requestId: caller.requestId, userId: id, err: error instanceof AppError ? error.code : 'error' }, 'account purge failed');
+        throw new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable; retry the deletion', {
+          cause: error,
+          headers: { 'retry-after': '5' },
+        });
+      }
+    });
+    if (!deleted) throw notFound('User', id);
     this.logger.info({ requestId: caller.requestId, userId: id, by: principal.userId }, 'account deleted');
     return true;
   }
 
-  private async writeProfile(caller: RequestCaller, id: number, changes: ProfileChanges): Promise<UserDocument> {
+  private async writeProfile(
+    caller: RequestCaller,
+    id: number,
+    changes: ProfileChanges,
+    expectedVersion?: number | null,
+  ): Promise<UserDocument> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, id);
     const current = await this.users.findById(id);
@@ -153,7 +177,7 @@ export class UserService {
     // The unique index on the folded e-mail decides a clash (no read before it: on FerretDB v1 that read scans the
     // collection, and twenty concurrent changes queued behind their scans past the gateway's deadline).
     try {
-      const updated = await this.users.update(id, changes);
+      const updated = await this.users.update(id, changes, expectedVersion);
       if (!updated) throw notFound('User', id);
       return updated;
     } catch (error) {

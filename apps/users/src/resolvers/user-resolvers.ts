@@ -24,6 +24,7 @@ export const userResolvers = {
   User: {
     id: (user: UserDocument) => String(user._id),
     createdAt: (user: UserDocument) => user.createdAt.toISOString(),
+    version: (user: UserDocument) => user.version ?? 0,
     email: (user: UserDocument, _args: unknown, context: UsersContext) => {
       if (!canSeeEmail(user, context))
         throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');

@@ -458,7 +458,7 @@ export interface paths {
         };
         /**
          * List a user's articles
-         * @description The posts the user wrote. Needs `posts:read` (and `users:read` for the user lookup); an API key is accepted. 404 when the user does not exist. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filter: `title` (the author is given by the path; an `author_id` parameter is refused).
+         * @description Needs `posts:read`; an API key is accepted in place of a bearer token. The posts the user wrote (`users:read` too, for the user lookup). 404 when the user does not exist. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filter: `title` (the author is given by the path; an `author_id` parameter is refused).
          */
         get: operations["listUserArticles"];
         put?: never;
@@ -478,7 +478,7 @@ export interface paths {
         };
         /**
          * List the comments of a user's article
-         * @description Needs `posts:read`; an API key is accepted. 404 when the article does not exist or was not written by that user. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filter: `author_id`.
+         * @description Needs `posts:read`; an API key is accepted in place of a bearer token. 404 when the article does not exist or was not written by that user. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filter: `author_id`.
          */
         get: operations["listUserArticleComments"];
         put?: never;
@@ -10047,7 +10047,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created item: `id` plus the submitted fields and the owner */
+            /** @description The created item */
             201: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13842,7 +13842,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -14304,10 +14304,15 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -14348,6 +14353,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14541,6 +14548,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -14673,6 +14724,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -14839,10 +14934,15 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -15052,6 +15152,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -15096,6 +15240,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -15262,10 +15450,15 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -15305,6 +15498,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15498,6 +15693,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -15630,6 +15869,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -15804,7 +16087,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -16288,7 +16571,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -16785,7 +17068,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -17257,7 +17540,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -17839,12 +18122,12 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
                 /**
-                 * @description Comment id, an integer >= 1 (otherwise 400)
+                 * @description Comment id, an integer >= 1
                  * @example 1
                  */
                 comment_id: number;
@@ -18304,15 +18587,20 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
                 /**
-                 * @description Comment id, an integer >= 1 (otherwise 400)
+                 * @description Comment id, an integer >= 1
                  * @example 1
                  */
                 comment_id: number;
@@ -18522,6 +18810,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -18566,6 +18898,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -18732,15 +19108,20 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
             };
             path: {
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 id: number;
                 /**
-                 * @description Comment id, an integer >= 1 (otherwise 400)
+                 * @description Comment id, an integer >= 1
                  * @example 1
                  */
                 comment_id: number;
@@ -18780,6 +19161,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18971,6 +19354,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -19103,6 +19530,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -19346,7 +19817,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description User id, an integer >= 1 (otherwise 400)
+                 * @description User id, an integer >= 1
                  * @example 1
                  */
                 id: number;
@@ -19889,12 +20360,12 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description User id, an integer >= 1 (otherwise 400)
+                 * @description User id, an integer >= 1
                  * @example 1
                  */
                 id: number;
                 /**
-                 * @description Post id, an integer >= 1 (otherwise 400)
+                 * @description Post id, an integer >= 1
                  * @example 1
                  */
                 article_id: number;

@@ -1,0 +1,171 @@
+/**
+ * The single-record routes every record type of the facade shares (items, posts, comments), declared from one
+ * description of the resource: its path and id parameters, scopes, schema and representation. Every record is
+ * versioned: GET answers a strong ETag from its write counter (If-None-Match -> 304 in the router), and PUT, PATCH and
+ * DELETE pass If-Match on as the mutation's `expectedVersion`, so the subgraph checks and writes in one step (ADR 0012).
+ */
+import { z } from 'zod';
+import { entityIdParam } from '@platform/contracts';
+import { notFound } from '@platform/errors';
+import type { Operation } from '../gateway/gateway-client';
+import { defineRoute, type RouteDefinition } from '../http/route';
+import { versionTag } from '../http/conditional';
+
+type InvalidIdStatus = 400 | 'validation';
+
+/**
+ * Path parameters that are entity ids (`{ item_id: 'Item' }`), each documented with the status a malformed one gets:
+ * 400 for `item_id` (the spec says so), the deployment's validation status elsewhere (CONTRACT.md, ADR 0010).
+ */
+export function idParams<K extends string>(records: Record<K, string>, invalid: InvalidIdStatus = 'validation') {
+  const otherwise = invalid === 400 ? ' (otherwise 400)' : '';
+  const shape = Object.fromEntries(
+    Object.entries<string>(records).map(([param, record]) => [
+      param,
+      entityIdParam(`${record} id, an integer >= 1${otherwise}`),
+    ]),
+  );
+  return z.object(shape as Record<K, ReturnType<typeof entityIdParam>>);
+}
+
+export interface RecordResource<N extends { version: number }, P extends z.ZodType> {
+  /** The record's name in 404s and response descriptions: `Item`. */
+  label: string;
+  tag: string;
+  scopes: { read: string; write: string };
+  /** The path of one record, express style: `/items/:item_id`. */
+  path: string;
+  params: P;
+  /** The status of a malformed id in the path (as `idParams` was told). */
+  invalidParams?: InvalidIdStatus;
+  /** The GraphQL variables naming the record (and its parent) from the path, and the id a 404 names. */
+  variables: (params: z.infer<P>) => Record<string, string>;
+  idOf: (params: z.infer<P>) => number;
+  schema: z.ZodType;
+  toPublic: (node: N) => unknown;
+  /** What the body shows that changes without a write to the record (a post's like count), so the ETag follows it. */
+  derived?: (node: N) => string;
+  /** Who may write, in every write route's description. */
+  writeRules: string;
+}
+
+interface RouteText {
+  operationId: string;
+  summary: string;
+  description?: string;
+}
+
+/** The data of an operation with one root field: that field's value. */
+const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] as T;
+
+export function recordRoutes<N extends { version: number }, P extends z.ZodType>(resource: RecordResource<N, P>) {
+  const declared = {
+    path: resource.path,
+    tags: [resource.tag],
+    params: resource.params,
+    invalidParamsStatus: resource.invalidParams ?? ('validation' as const),
+    versioned: true,
+  };
+  const name = resource.label.toLowerCase();
+  const represented = (node: N, apiVersion: number | undefined) => ({
+    status: 200,
+    body: resource.toPublic(node),
+    headers: { etag: versionTag(node.version, apiVersion, resource.derived?.(node)) },
+  });
+  const writer = { security: 'bearer', scope: resource.scopes.write } as const;
+  const writeText = ({ description, ...text }: RouteText) => ({
+    ...text,
+    ...writer,
+    description: description ? `${resource.writeRules} ${description}` : resource.writeRules,
+  });
+
+  return {
+    /** POST on the collection (`path`, with its own `params` when nested, e.g. a post's comments): 201 and the record. */
+    create: <B extends z.ZodType, C extends z.ZodType = z.ZodType>({
+      operation,
+      body,
+      input,
+      params,
+      variables,
+      ...text
+    }: RouteText & {
+      path: string;
+      body: B;
+      operation: Operation<Record<string, N>>;
+      input?: (body: z.infer<B>) => unknown;
+      params?: C;
+      variables?: (params: z.infer<C>) => Record<string, string>;
+    }): RouteDefinition =>
+      defineRoute({
+        ...text,
+        ...writer,
+        tags: [resource.tag],
+        ...(params ? { params } : {}),
+        method: 'post',
+        body,
+        responses: { 201: { description: `The created ${name}`, schema: resource.schema } },
+        handler: async ({ params: path, body: given, gateway, credentials }) => {
+          const record = { ...variables?.(path), input: input ? input(given) : given };
+          return { status: 201, body: resource.toPublic(rootOf(await gateway.execute(operation, record, credentials))) };
+        },
+      }),
+
+    get: ({ operation, description, ...text }: RouteText & { operation: Operation<Record<string, N | null>> }) =>
+      defineRoute({
+        ...declared,
+        ...text,
+        method: 'get',
+        description: `Needs \`${resource.scopes.read}\`; an API key is accepted in place of a bearer token.${description ? ` ${description}` : ''}`,
+        security: 'bearer-or-api-key',
+        scope: resource.scopes.read,
+        responses: { 200: { description: `The ${name}`, schema: resource.schema } },
+        handler: async ({ params, gateway, credentials, version }) => {
+          const node = rootOf(await gateway.execute(operation, resource.variables(params), credentials));
+          if (!node) throw notFound(resource.label, resource.idOf(params));
+          return represented(node, version);
+        },
+      }),
+
+    /** PUT or PATCH; `input` maps the REST body to the GraphQL input when they differ (items' `owner_id`). */
+    write: <B extends z.ZodType>(
+      method: 'put' | 'patch',
+      {
+        operation,
+        body,
+        input,
+        ...text
+      }: RouteText & {
+        body: B;
+        operation: Operation<Record<string, N>>;
+        input?: (body: z.infer<B>) => unknown;
+      },
+    ): RouteDefinition =>
+      defineRoute({
+        ...declared,
+        ...writeText(text),
+        method,
+        body,
+        responses: { 200: { description: `The ${name} after the update`, schema: resource.schema } },
+        handler: async ({ params, body: given, gateway, credentials, expectedVersion, version }) => {
+          const variables = { ...resource.variables(params), input: input ? input(given) : given, expectedVersion };
+          return represented(rootOf(await gateway.execute(operation, variables, credentials)), version);
+        },
+      }),
+
+    delete: ({
+      operation,
+      deleted = 'Deleted; empty body',
+      ...text
+    }: RouteText & { operation: Operation<Record<string, boolean>>; deleted?: string }): RouteDefinition =>
+      defineRoute({
+        ...declared,
+        ...writeText(text),
+        method: 'delete',
+        responses: { 204: { description: deleted } },
+        handler: async ({ params, gateway, credentials, expectedVersion }) => {
+          await gateway.execute(operation, { ...resource.variables(params), expectedVersion }, credentials);
+          return { status: 204 };
+        },
+      }),
+  };
+}
