@@ -37,7 +37,8 @@ function subgraph(
     useIndexSignature: true,
     contextType: config.contextType,
     mappers: config.mappers,
-    // Imported as `CreatedApiKeyModel` etc., apart from the generated GraphQL type of the same name.
+    // Imported as `CreatedApiKeyModel` etc., apart from the generated GraphQL type of the same name (a connection
+    // mapper names its node's mapper so: `Connection<UserDocumentModel>`, the lazily counted listing result).
     mapperTypeSuffix: 'Model',
   };
   return {
@@ -65,12 +66,16 @@ const config: CodegenConfig = {
     }),
     ...subgraph('users', {
       contextType: '../context#UsersContext',
-      mappers: { User: '../data-access/user-repository#UserDocument' },
+      mappers: {
+        User: '../data-access/user-repository#UserDocument',
+        UserConnection: '@platform/listing#Connection<UserDocumentModel>',
+      },
     }),
     ...subgraph('items', {
       contextType: '../context#ItemsContext',
       mappers: {
         Item: '../data-access/item-repository#ItemDocument',
+        ItemConnection: '@platform/listing#Connection<ItemDocumentModel>',
         User: '@platform/graphql-server#EntityReference',
       },
     }),
@@ -79,6 +84,8 @@ const config: CodegenConfig = {
       mappers: {
         Post: '../data-access/post-repository#PostDocument',
         Comment: '../data-access/comment-repository#CommentDocument',
+        PostConnection: '@platform/listing#Connection<PostDocumentModel>',
+        CommentConnection: '@platform/listing#Connection<CommentDocumentModel>',
         User: '@platform/graphql-server#EntityReference',
       },
     }),

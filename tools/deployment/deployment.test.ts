@@ -8,12 +8,13 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- compose and rendered manifests are untyped YAML; the assertions check their shape */
 import { execFile as execFileCallback } from 'node:child_process';
-import { cpSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { resolveJwtSecret } from '@platform/config';
 import {
   APP_NAMES,
   DEFAULT_METRICS_PORTS,
@@ -112,11 +113,12 @@ describe('deployment: code facts the deployment files rely on', () => {
   });
 
   it('when JWT_SECRET is set, then the secret resolver writes no file (so a read-only root filesystem works)', () => {
-    const source = read('libs/config/src/jwt-secret.ts');
-    const returnsFirst = source.indexOf('return env.JWT_SECRET;');
-    expect(returnsFirst).toBeGreaterThan(0);
-    expect(source.indexOf('writeFileSync(')).toBeGreaterThan(returnsFirst);
-    expect(source.indexOf('mkdirSync(env.DATA_DIR')).toBeGreaterThan(returnsFirst);
+    const dataDir = join(tmpdir(), `no-such-data-dir-${process.pid}`, 'data');
+    const secret = 's'.repeat(40);
+    for (const NODE_ENV of ['development', 'production']) {
+      expect(resolveJwtSecret({ NODE_ENV, JWT_SECRET: secret, DATA_DIR: dataDir })).toBe(secret);
+    }
+    expect(existsSync(join(dataDir, '..'))).toBe(false);
   });
 });
 

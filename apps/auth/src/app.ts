@@ -1,10 +1,5 @@
 /** Assembles the auth subgraph from its dependencies; main.ts listens, tests call it in-process. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Db } from 'mongodb';
-import type { ApolloServer } from '@apollo/server';
-import type { Logger } from '@platform/logging';
-import type { SubgraphWrites } from '@platform/read-cache';
-import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
+import { startSubgraph, type StartedSubgraph, type SubgraphAppDeps } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { CredentialRepository } from './data-access/credential-repository';
 import { CredentialService } from './domain/credential-service';
@@ -23,17 +18,9 @@ import {
   apiKeyQueryResolvers,
   apiKeyTypeResolvers,
 } from './resolvers/api-key-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
-export interface AuthAppDeps {
-  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
-  limits?: GraphQLLimits | undefined;
-  /** Read-cache invalidation after each mutation (runSubgraph's); absent: none (tests in-process). */
-  writes?: SubgraphWrites | undefined;
-  db: Db;
-  logger: Logger;
-  jwtSecret: string;
-  production: boolean;
-  maxBodyBytes: number;
+export interface AuthAppDeps extends SubgraphAppDeps {
   /** Role and state of a key's owner (the users subgraph's `_accountStatus`). */
   apiKeyOwners: ApiKeyOwners;
   bootstrapApiKey?: string | undefined;
@@ -45,10 +32,7 @@ export interface AuthAppDeps {
   loginLimiter: Limiter;
 }
 
-export interface AuthApp {
-  server: ApolloServer<AuthContext>;
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
-}
+export type AuthApp = StartedSubgraph<AuthContext>;
 
 export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
   const credentialRepository = new CredentialRepository(deps.db);
@@ -70,26 +54,20 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     // A key's last use is recorded outside any mutation (while the gateway verifies it): it invalidates like one.
     () => deps.writes?.written() ?? Promise.resolve(),
   );
-  const resolvers = {
+  const resolvers: Resolvers = {
     ...queryResolvers,
     ...mutationResolvers,
     ...apiKeyTypeResolvers,
     Query: { ...queryResolvers.Query, ...apiKeyQueryResolvers },
     Mutation: { ...mutationResolvers.Mutation, ...apiKeyMutationResolvers },
   };
-  const { server, handler } = await startSubgraph<AuthContext>({
+  return startSubgraph<AuthContext>({
+    ...deps,
     typeDefs,
     resolvers,
-    production: deps.production,
-    limits: deps.limits,
-    writes: deps.writes,
-    jwtSecret: deps.jwtSecret,
-    maxBodyBytes: deps.maxBodyBytes,
-    logger: deps.logger,
     context: (base) => ({
       ...base,
       services: { credentials, apiKeys, tokens },
     }),
   });
-  return { server, handler };
 }

@@ -1,7 +1,7 @@
 /** The auth subgraph's settings, parsed once at start. */
 import { z } from 'zod';
 import { API_KEY_MAX_LENGTH, isWellFormedApiKey } from '@platform/auth';
-import { commonEnvironment, loadEnvironment, metricsPort, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
+import { commonEnvironment, metricsPort, port, loadServiceEnvironment } from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4003),
@@ -10,7 +10,6 @@ const schema = commonEnvironment.extend({
   MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
   MONGO_DB: z.string().min(1).default('api_auth'),
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Refresh-token lifetime in seconds (default 14 days); each rotation issues a token with a fresh lifetime. */
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(1_209_600),
   /** The login throttle (apps/auth/src/domain/login-throttle.ts): attempts per client IP + username and window. */
@@ -33,9 +32,8 @@ const schema = commonEnvironment.extend({
     .transform((v) => (v === '' ? undefined : v)),
 });
 
-export type AuthEnvironment = z.infer<typeof schema> & ResolvedSecrets;
+export type AuthEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>>;
 
 export function loadAuthEnvironment(): AuthEnvironment {
-  const env = loadEnvironment(schema);
-  return { ...env, ...resolveSecrets(env) };
+  return loadServiceEnvironment(schema);
 }

@@ -18,14 +18,15 @@ runSubgraph({
   name: 'auth',
   loadEnvironment: loadAuthEnvironment,
   indexes: [...credentialIndexes, ...apiKeyIndexes, ...refreshTokenIndexes],
-  createApp: async ({ env, mongo, logger, production, limits, writes }) => {
+  createApp: async ({ env, logger, deps }) => {
     limiters = createLimiterBackend({
       redisUrl: env.REDIS_URL,
       failMode: env.RATE_LIMIT_FAIL_MODE,
       commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
       logger,
     });
-    if (!(await limiters.ready(3_000))) logger.warn('login throttle: Redis not reachable at start; counting in-process until it is');
+    if (!(await limiters.ready(3_000)))
+      logger.warn('login throttle: Redis not reachable at start; counting in-process until it is');
     const loginLimiter = limiters.create({
       keyPrefix: 'rl:login',
       points: env.LOGIN_RATE_LIMIT_POINTS,
@@ -40,19 +41,13 @@ runSubgraph({
     });
     const accounts = new UsersAccountDirectory(usersClient);
     return createAuthApp({
-      db: mongo.db,
-      logger,
-      jwtSecret: env.jwtSecret,
-      production,
-      limits,
-      maxBodyBytes: env.MAX_BODY_BYTES,
+      ...deps,
       apiKeyOwners: accounts,
       bootstrapApiKey: env.BOOTSTRAP_API_KEY,
       accounts,
       accessTokenTtl: env.ACCESS_TOKEN_TTL,
       refreshTokenTtl: env.REFRESH_TOKEN_TTL,
       loginLimiter,
-      writes,
     });
   },
   close: async () => {

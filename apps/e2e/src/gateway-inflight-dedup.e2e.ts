@@ -4,18 +4,9 @@
  * paused (SIGSTOP) while the reads arrive, so they are all in flight at once whatever the machine's speed; the gateway's
  * dedup counter says when they are, then the subgraph resumes and its own request counter says how many it served.
  */
-import {
-  http,
-  freePort,
-  makeTempDir,
-  parsePrometheusText,
-  samplesOf,
-  startApp,
-  testStack,
-  waitForHttpOk,
-  type ManagedProcess,
-} from '@platform/testing';
+import { http, freePort, makeTempDir, parsePrometheusText, samplesOf, testStack, type ManagedProcess } from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
+import { startOwnApp } from './test/own-apps';
 
 const stack = testStack();
 const READ_USER = 'query ReadUser($id: ID!) { user(id: $id) { id username email } }';
@@ -32,22 +23,8 @@ describe('identical subgraph reads in flight', () => {
   let gateway: Started;
 
   const start = async (name: 'users' | 'gateway', env: Record<string, string>): Promise<Started> => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    const proc = startApp(name, {
-      rootDir: stack.rootDir,
-      logDir: dir.path,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET: stack.jwtSecret,
-        APOLLO_TELEMETRY_DISABLED: 'true',
-        PORT: String(port),
-        METRICS_PORT: String(metricsPort),
-        ...env,
-      },
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttpOk(`${base}/readyz`, 30_000, () => proc.child.exitCode === null);
+    const metricsPort = await freePort();
+    const { proc, base } = await startOwnApp(name, dir.path, { METRICS_PORT: String(metricsPort), ...env });
     return { proc, base, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
   };
 

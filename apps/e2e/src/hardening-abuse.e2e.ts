@@ -5,10 +5,11 @@
  */
 import { Agent, request } from 'undici';
 import {
+  errorCodes as codesOf,
   http,
-  makeTempDir,
   stackSubgraphSecret,
-  startExtraApp,
+  stackSubgraphUrls,
+  suiteApps,
   testStack,
   type ExtraApp,
 } from '@platform/testing';
@@ -19,8 +20,6 @@ const gateway = `${stack.gatewayUrl}/graphql`;
 const SUBGRAPHS = ['users', 'items', 'auth', 'posts'] as const;
 const subgraphUrl = (name: (typeof SUBGRAPHS)[number]) => `${stack.urls[name]}/graphql`;
 const secretHeader = () => ({ 'x-subgraph-secret': stackSubgraphSecret(stack) });
-const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) =>
-  (body.errors ?? []).map((e) => e.extensions?.code);
 
 /** `{ ...Ln }` where each fragment spreads the one below it twice: 2^n `__typename` selections once expanded. */
 function fanOut(n: number): string {
@@ -39,7 +38,9 @@ async function timedPost(url: string, body: unknown, headers: Record<string, str
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  const parsed = (await response.body.json()) as { errors?: Array<{ message: string; extensions?: { code?: string } }> };
+  const parsed = (await response.body.json()) as {
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  };
   return { status: response.statusCode, body: parsed, ms: performance.now() - started };
 }
 
@@ -68,7 +69,8 @@ describe('documents that fan out through fragments', () => {
     for (const name of SUBGRAPHS) {
       await timedPost(subgraphUrl(name), { query: '{ __typename }' }, secretHeader());
       const attempts = [];
-      for (let i = 0; i < 7; i += 1) attempts.push(await timedPost(subgraphUrl(name), { query: fanOut(25) }, secretHeader()));
+      for (let i = 0; i < 7; i += 1)
+        attempts.push(await timedPost(subgraphUrl(name), { query: fanOut(25) }, secretHeader()));
       for (const attempt of attempts) {
         expect({ name, status: attempt.status }).toEqual({ name, status: 400 });
         expect(codesOf(attempt.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
@@ -91,20 +93,41 @@ describe('documents that fan out through fragments', () => {
 });
 
 describe('subgraphs answer only the gateway', () => {
-  it.each(SUBGRAPHS)('when an anonymous caller asks the %s subgraph for its SDL, then it is refused with 401', async (name) => {
-    const anonymous = await http.graphql(subgraphUrl(name), '{ _service { sdl } }');
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.text).not.toContain('_verifyApiKey');
-    const wrong = await http.graphql(subgraphUrl(name), '{ _service { sdl } }', {}, { headers: { 'x-subgraph-secret': 'x'.repeat(43) } });
-    expect(wrong.status).toBe(401);
-    // The gateway's own secret opens it: the guard, not a broken subgraph, refused the others.
-    const gatewaySecret = await http.graphql(subgraphUrl(name), '{ _service { sdl } }', {}, { headers: secretHeader() });
-    expect(gatewaySecret.status).toBe(200);
-  });
+  it.each(SUBGRAPHS)(
+    'when an anonymous caller asks the %s subgraph for its SDL, then it is refused with 401',
+    async (name) => {
+      const anonymous = await http.graphql(subgraphUrl(name), '{ _service { sdl } }');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.text).not.toContain('_verifyApiKey');
+      const wrong = await http.graphql(
+        subgraphUrl(name),
+        '{ _service { sdl } }',
+        {},
+        { headers: { 'x-subgraph-secret': 'x'.repeat(43) } },
+      );
+      expect(wrong.status).toBe(401);
+      // The gateway's own secret opens it: the guard, not a broken subgraph, refused the others.
+      const gatewaySecret = await http.graphql(
+        subgraphUrl(name),
+        '{ _service { sdl } }',
+        {},
+        { headers: secretHeader() },
+      );
+      expect(gatewaySecret.status).toBe(200);
+    },
+  );
 
   it('when a caller with the secret sends 500 aliased lists to the items subgraph, then the subgraph limits refuse it', async () => {
-    const aliases = Array.from({ length: 500 }, (_, i) => `a${i}: items(first: 100) { nodes { id name } }`).join(' ');
-    const response = await http.graphql(subgraphUrl('items'), `{ ${aliases} }`, {}, { headers: secretHeader() });
+    const aliases = Array.from(
+      { length: 500 },
+      (_, i) => `a${i}: items(first: 100) { nodes { id name } }`,
+    ).join(' ');
+    const response = await http.graphql(
+      subgraphUrl('items'),
+      `{ ${aliases} }`,
+      {},
+      { headers: secretHeader() },
+    );
     expect(response.status).toBe(400);
     expect(codesOf(response.body)).toContain('GRAPHQL_VALIDATION_FAILED');
   });
@@ -146,12 +169,22 @@ describe('bad operations are client errors', () => {
       const cases = [
         { query: '{ __typename } { __typename }' },
         { query: '{ items(filter: { price: { gt: 1e400 } }) { totalCount } }' },
-        { query: 'query Q($first: Int) { items(first: $first) { totalCount } }', variables: { first: 'many' } },
-        { query: 'query Q($first: Int) { items(first: $first) { totalCount } }', variables: { first: 2 ** 40 } },
+        {
+          query: 'query Q($first: Int) { items(first: $first) { totalCount } }',
+          variables: { first: 'many' },
+        },
+        {
+          query: 'query Q($first: Int) { items(first: $first) { totalCount } }',
+          variables: { first: 2 ** 40 },
+        },
       ];
       for (const json of cases) {
         const response = await http.post(target.url, { json, headers: target.headers });
-        expect({ target: target.name, json, status: response.status }).toEqual({ target: target.name, json, status: 400 });
+        expect({ target: target.name, json, status: response.status }).toEqual({
+          target: target.name,
+          json,
+          status: 400,
+        });
         expect(codesOf(response.body).every((code) => code !== 'INTERNAL_SERVER_ERROR')).toBe(true);
       }
     }
@@ -159,55 +192,42 @@ describe('bad operations are client errors', () => {
 });
 
 describe('one login throttle for REST and GraphQL (own auth subgraph with 10 attempts, gateway and facade over it)', () => {
-  const dir = makeTempDir('login-throttle-');
+  const apps = suiteApps('login-throttle-');
   let auth: ExtraApp;
   let throttledGateway: ExtraApp;
   let facade: ExtraApp;
 
   beforeAll(async () => {
-    auth = await startExtraApp(
-      'auth',
-      {
-        REDIS_URL: stack.redisUrl,
-        LOGIN_RATE_LIMIT_POINTS: '10',
-        LOGIN_RATE_LIMIT_BLOCK_SECONDS: '120',
-        USERS_SUBGRAPH_URL: subgraphUrl('users'),
-      },
-      dir.path,
-    );
-    throttledGateway = await startExtraApp(
-      'gateway',
-      {
-        REDIS_URL: stack.redisUrl,
-        RATE_LIMIT_POINTS: '100000',
-        USERS_SUBGRAPH_URL: subgraphUrl('users'),
-        ITEMS_SUBGRAPH_URL: subgraphUrl('items'),
-        AUTH_SUBGRAPH_URL: `${auth.url}/graphql`,
-        POSTS_SUBGRAPH_URL: subgraphUrl('posts'),
-      },
-      dir.path,
-    );
-    facade = await startExtraApp(
-      'rest',
-      { REDIS_URL: stack.redisUrl, RATE_LIMIT_POINTS: '100000', GATEWAY_URL: `${throttledGateway.url}/graphql` },
-      dir.path,
-    );
+    auth = await apps.start('auth', {
+      REDIS_URL: stack.redisUrl,
+      LOGIN_RATE_LIMIT_POINTS: '10',
+      LOGIN_RATE_LIMIT_BLOCK_SECONDS: '120',
+      USERS_SUBGRAPH_URL: subgraphUrl('users'),
+    });
+    throttledGateway = await apps.start('gateway', {
+      REDIS_URL: stack.redisUrl,
+      RATE_LIMIT_POINTS: '100000',
+      ...stackSubgraphUrls({ auth: `${auth.url}/graphql` }),
+    });
+    facade = await apps.start('rest', {
+      REDIS_URL: stack.redisUrl,
+      RATE_LIMIT_POINTS: '100000',
+      GATEWAY_URL: `${throttledGateway.url}/graphql`,
+    });
   }, 90_000);
 
-  afterAll(async () => {
-    await Promise.all([facade?.process.stop(), throttledGateway?.process.stop()]);
-    await auth?.process.stop();
-    dir.remove();
-  }, 30_000);
-
-  const LOGIN = 'mutation Login($u: String!, $p: String!) { login(username: $u, password: $p) { accessToken } }';
+  const LOGIN =
+    'mutation Login($u: String!, $p: String!) { login(username: $u, password: $p) { accessToken } }';
 
   it('when 40 wrong passwords arrive through the GraphQL login mutation, then all after the 10th are throttled, even the right one', async () => {
     const account = await registerAccount(stack.restUrl, 'gqlthr');
     const codes: Array<string | undefined> = [];
     let retryAfter: unknown;
     for (let i = 0; i < 40; i += 1) {
-      const response = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, { u: account.username, p: `wrong-${i}-pass` });
+      const response = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, {
+        u: account.username,
+        p: `wrong-${i}-pass`,
+      });
       codes.push(codesOf(response.body)[0]);
       if (i === 39) retryAfter = response.body.errors[0].extensions.retryAfter;
     }
@@ -216,7 +236,10 @@ describe('one login throttle for REST and GraphQL (own auth subgraph with 10 att
     expect(retryAfter).toEqual(expect.any(Number));
     expect(retryAfter as number).toBeGreaterThan(60);
     expect(retryAfter as number).toBeLessThanOrEqual(120);
-    const right = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, { u: account.username, p: account.password });
+    const right = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, {
+      u: account.username,
+      p: account.password,
+    });
     expect(codesOf(right.body)).toEqual(['RATE_LIMITED']);
     expect(right.body.data?.login).toBeFalsy();
   });
@@ -226,21 +249,41 @@ describe('one login throttle for REST and GraphQL (own auth subgraph with 10 att
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) {
       if (i % 2 === 0) {
-        statuses.push((await http.post(`${facade.url}/token`, { form: { username: account.username, password: 'wrong-pass-1' } })).status);
+        statuses.push(
+          (
+            await http.post(`${facade.url}/token`, {
+              form: { username: account.username, password: 'wrong-pass-1' },
+            })
+          ).status,
+        );
       } else {
-        const response = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, { u: account.username, p: 'wrong-pass-1' });
+        const response = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, {
+          u: account.username,
+          p: 'wrong-pass-1',
+        });
         statuses.push(codesOf(response.body)[0] === 'RATE_LIMITED' ? 429 : 401);
       }
     }
     expect(statuses.every((s) => s === 401)).toBe(true);
-    const rest = await http.post(`${facade.url}/auth/token`, { json: { username: account.username.toUpperCase(), password: account.password } });
+    const rest = await http.post(`${facade.url}/auth/token`, {
+      json: { username: account.username.toUpperCase(), password: account.password },
+    });
     expect(rest.status).toBe(429);
     expect(Number(rest.headers.get('retry-after'))).toBeGreaterThan(60);
-    const graphql = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, { u: account.username, p: account.password });
+    const graphql = await http.graphql(`${throttledGateway.url}/graphql`, LOGIN, {
+      u: account.username,
+      p: account.password,
+    });
     expect(codesOf(graphql.body)).toEqual(['RATE_LIMITED']);
     // Another username from the same client is not locked out.
     const other = await registerAccount(stack.restUrl, 'oththr');
-    expect((await http.post(`${facade.url}/token`, { form: { username: other.username, password: other.password } })).status).toBe(200);
+    expect(
+      (
+        await http.post(`${facade.url}/token`, {
+          form: { username: other.username, password: other.password },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -256,7 +299,8 @@ describe('access tokens die with their account (bounded by TOKEN_STATUS_CACHE_TT
         expect(response.body).toEqual(expect.objectContaining({ detail: 'Invalid token' }));
         return performance.now() - changed;
       }
-      if (performance.now() - changed > BOUND_MS + 3_000) throw new Error(`still ${response.status} after the bound`);
+      if (performance.now() - changed > BOUND_MS + 3_000)
+        throw new Error(`still ${response.status} after the bound`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -269,7 +313,9 @@ describe('access tokens die with their account (bounded by TOKEN_STATUS_CACHE_TT
     const account = await registerAccount(stack.restUrl, 'deltok');
     const token = (await issueTokens(stack.restUrl, account.username, account.password)).access_token;
     expect((await createItem(token)).status).toBe(201);
-    expect((await http.delete(`${stack.restUrl}/users/${account.id}`, { token: await admin() })).status).toBe(204);
+    expect((await http.delete(`${stack.restUrl}/users/${account.id}`, { token: await admin() })).status).toBe(
+      204,
+    );
     const elapsed = await refusedWithin(() => createItem(token));
     expect(elapsed).toBeLessThan(BOUND_MS + 1_000);
     const post = await http.post(`${stack.restUrl}/posts`, { token, json: { title: 't', body: 'b' } });
@@ -283,11 +329,15 @@ describe('access tokens die with their account (bounded by TOKEN_STATUS_CACHE_TT
     const token = (await issueTokens(stack.restUrl, account.username, account.password)).access_token;
     expect((await http.get(`${stack.restUrl}/users/me`, { token })).status).toBe(200);
     const adminToken = await admin();
-    expect((await http.post(`${stack.restUrl}/users/${account.id}/deactivate`, { token: adminToken })).status).toBe(200);
+    expect(
+      (await http.post(`${stack.restUrl}/users/${account.id}/deactivate`, { token: adminToken })).status,
+    ).toBe(200);
     const elapsed = await refusedWithin(() => http.get(`${stack.restUrl}/users/me`, { token }));
     expect(elapsed).toBeLessThan(BOUND_MS + 1_000);
     expect((await createItem(token)).status).toBe(401);
-    expect((await http.post(`${stack.restUrl}/users/${account.id}/activate`, { token: adminToken })).status).toBe(200);
+    expect(
+      (await http.post(`${stack.restUrl}/users/${account.id}/activate`, { token: adminToken })).status,
+    ).toBe(200);
     const fresh = (await issueTokens(stack.restUrl, account.username, account.password)).access_token;
     await new Promise((resolve) => setTimeout(resolve, BOUND_MS + 200));
     expect((await http.get(`${stack.restUrl}/users/me`, { token: fresh })).status).toBe(200);
@@ -310,38 +360,30 @@ describe('access tokens die with their account (bounded by TOKEN_STATUS_CACHE_TT
 });
 
 describe('production hides the schema (own production gateway and items subgraph)', () => {
-  const dir = makeTempDir('prod-suggest-');
+  const apps = suiteApps('prod-suggest-');
   let prodGateway: ExtraApp;
   let prodItems: ExtraApp;
 
   beforeAll(async () => {
     const production = { NODE_ENV: 'production', SUBGRAPH_SECRET: stackSubgraphSecret(stack) };
-    prodItems = await startExtraApp('items', { ...production, MONGO_DB: `api_items_prod_${unique()}` }, dir.path);
-    prodGateway = await startExtraApp(
-      'gateway',
-      {
-        ...production,
-        USERS_SUBGRAPH_URL: subgraphUrl('users'),
-        ITEMS_SUBGRAPH_URL: `${prodItems.url}/graphql`,
-        AUTH_SUBGRAPH_URL: subgraphUrl('auth'),
-        POSTS_SUBGRAPH_URL: subgraphUrl('posts'),
-      },
-      dir.path,
-    );
+    prodItems = await apps.start('items', { ...production, MONGO_DB: `api_items_prod_${unique()}` });
+    prodGateway = await apps.start('gateway', {
+      ...production,
+      ...stackSubgraphUrls({ items: `${prodItems.url}/graphql` }),
+    });
   }, 60_000);
-
-  afterAll(async () => {
-    await prodGateway?.process.stop();
-    await prodItems?.process.stop();
-    dir.remove();
-  }, 30_000);
 
   it('when a misspelt field is queried in production, then the 400 suggests nothing, at the gateway and at a subgraph', async () => {
     const atGateway = await http.graphql(`${prodGateway.url}/graphql`, '{ usr(id: 1) { id } }');
     expect(atGateway.status).toBe(400);
     expect(atGateway.body.errors[0].message).toContain('Cannot query field "usr"');
     expect(atGateway.text).not.toMatch(/Did you mean|"user"/);
-    const atSubgraph = await http.graphql(`${prodItems.url}/graphql`, '{ itemz { totalCount } }', {}, { headers: secretHeader() });
+    const atSubgraph = await http.graphql(
+      `${prodItems.url}/graphql`,
+      '{ itemz { totalCount } }',
+      {},
+      { headers: secretHeader() },
+    );
     expect(atSubgraph.status).toBe(400);
     expect(atSubgraph.text).not.toMatch(/Did you mean|"items"/);
   });

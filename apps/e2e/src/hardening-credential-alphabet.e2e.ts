@@ -31,7 +31,13 @@ interface RawResponse {
  * One HTTP/1.1 request written byte for byte: header values travel as UTF-8 bytes, which fetch and node:http refuse
  * to send (a real client can still send them). Returns the status and the JSON body (empty object when none).
  */
-function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body = ''): Promise<RawResponse> {
+function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = '',
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   const lines = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
@@ -77,15 +83,29 @@ function dechunk(payload: string): string {
 const UNSENDABLE_IN_HEADER = { test: (value: string) => value.includes('\n') || value.includes('\u0000') };
 
 describe('credentials outside their alphabet, at the REST facade', () => {
-  it.each(BAD_VALUES)('when an API key with %s is sent as ?api_key=, then 401 Invalid API Key', async (_label, key) => {
-    const response = await http.get(`${stack.restUrl}/items/5?api_key=${encodeURIComponent(key)}`);
-    expect({ status: response.status, body: response.body }).toEqual({ status: 401, body: { detail: 'Invalid API Key' } });
-  });
+  it.each(BAD_VALUES)(
+    'when an API key with %s is sent as ?api_key=, then 401 Invalid API Key',
+    async (_label, key) => {
+      const response = await http.get(`${stack.restUrl}/items/5?api_key=${encodeURIComponent(key)}`);
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 401,
+        body: { detail: 'Invalid API Key' },
+      });
+    },
+  );
 
-  it.each(BAD_VALUES)('when an API key with %s is sent as the api_key cookie (percent-encoded), then 401 Invalid API Key', async (_label, key) => {
-    const response = await http.get(`${stack.restUrl}/items/5`, { headers: { cookie: `theme=dark; api_key=${encodeURIComponent(key)}` } });
-    expect({ status: response.status, body: response.body }).toEqual({ status: 401, body: { detail: 'Invalid API Key' } });
-  });
+  it.each(BAD_VALUES)(
+    'when an API key with %s is sent as the api_key cookie (percent-encoded), then 401 Invalid API Key',
+    async (_label, key) => {
+      const response = await http.get(`${stack.restUrl}/items/5`, {
+        headers: { cookie: `theme=dark; api_key=${encodeURIComponent(key)}` },
+      });
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 401,
+        body: { detail: 'Invalid API Key' },
+      });
+    },
+  );
 
   it.each(BAD_VALUES.filter(([, value]) => !UNSENDABLE_IN_HEADER.test(value)))(
     'when an API key with %s is sent raw in the X-API-Key header or the cookie, then 401 Invalid API Key',
@@ -93,7 +113,11 @@ describe('credentials outside their alphabet, at the REST facade', () => {
       const variants: Array<Record<string, string>> = [{ 'X-API-Key': key }, { Cookie: `api_key=${key}` }];
       for (const headers of variants) {
         const response = await rawRequest(stack.restUrl, 'GET', '/items/5', headers);
-        expect({ headers, ...response }).toEqual({ headers, status: 401, body: { detail: 'Invalid API Key' } });
+        expect({ headers, ...response }).toEqual({
+          headers,
+          status: 401,
+          body: { detail: 'Invalid API Key' },
+        });
       }
     },
   );
@@ -101,13 +125,18 @@ describe('credentials outside their alphabet, at the REST facade', () => {
   it.each(BAD_VALUES.filter(([, value]) => !UNSENDABLE_IN_HEADER.test(value)))(
     'when a bearer token with %s is sent, then 401 Invalid token',
     async (_label, value) => {
-      const response = await rawRequest(stack.restUrl, 'GET', '/items/5', { Authorization: `Bearer ${badJwt(value)}` });
+      const response = await rawRequest(stack.restUrl, 'GET', '/items/5', {
+        Authorization: `Bearer ${badJwt(value)}`,
+      });
       expect(response).toEqual({ status: 401, body: { detail: 'Invalid token' } });
     },
   );
 
   it('when a header carries a NUL or a bare newline, then the HTTP parser refuses it with 400, never a 5xx', async () => {
-    const variants: Array<Record<string, string>> = [{ 'X-API-Key': 'ak_abc\u0000def' }, { Authorization: 'Bearer abc\u0000def' }];
+    const variants: Array<Record<string, string>> = [
+      { 'X-API-Key': 'ak_abc\u0000def' },
+      { Authorization: 'Bearer abc\u0000def' },
+    ];
     for (const headers of variants) {
       const response = await rawRequest(stack.restUrl, 'GET', '/items/5', headers);
       expect({ headers, status: response.status }).toEqual({ headers, status: 400 });
@@ -123,9 +152,15 @@ describe('credentials outside their alphabet, at the REST facade', () => {
 
   it('when a valid-alphabet but unknown key or token is sent, then the answers are unchanged (401 from verification)', async () => {
     const key = await http.get(`${stack.restUrl}/items/5?api_key=ak_${'A'.repeat(43)}`);
-    expect({ status: key.status, body: key.body }).toEqual({ status: 401, body: { detail: 'Invalid API Key' } });
+    expect({ status: key.status, body: key.body }).toEqual({
+      status: 401,
+      body: { detail: 'Invalid API Key' },
+    });
     const token = await http.get(`${stack.restUrl}/items/5`, { token: badJwt('abc') });
-    expect({ status: token.status, body: token.body }).toEqual({ status: 401, body: { detail: 'Invalid token' } });
+    expect({ status: token.status, body: token.body }).toEqual({
+      status: 401,
+      body: { detail: 'Invalid token' },
+    });
   });
 });
 
@@ -146,7 +181,13 @@ describe('credentials outside their alphabet, at the gateway', () => {
   it.each(BAD_VALUES.filter(([, value]) => !UNSENDABLE_IN_HEADER.test(value)))(
     'when a bearer token with %s is sent, then 401 UNAUTHENTICATED Invalid token',
     async (_label, value) => {
-      const response = await rawRequest(stack.gatewayUrl, 'POST', '/graphql', { Authorization: `Bearer ${badJwt(value)}` }, query);
+      const response = await rawRequest(
+        stack.gatewayUrl,
+        'POST',
+        '/graphql',
+        { Authorization: `Bearer ${badJwt(value)}` },
+        query,
+      );
       expect(response).toEqual({
         status: 401,
         body: { errors: [{ message: 'Invalid token', extensions: { code: 'UNAUTHENTICATED' } }] },

@@ -7,18 +7,9 @@
  * classification of the driver's error, not the gateway giving up.
  */
 import { join } from 'node:path';
-import {
-  freePort,
-  http,
-  makeTempDir,
-  startApp,
-  startFerretDb,
-  testStack,
-  waitForHttpOk,
-  type ManagedProcess,
-  type RunningInfra,
-} from '@platform/testing';
+import { http, makeTempDir, startFerretDb, testStack, type ManagedProcess, type RunningInfra } from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
+import { startOwnApp } from './test/own-apps';
 
 jest.setTimeout(180_000);
 
@@ -37,22 +28,8 @@ describe('the database down and back', () => {
   let gatewayUrl: string;
 
   const start = async (name: 'items' | 'posts' | 'gateway' | 'rest', env: Record<string, string>) => {
-    const port = await freePort();
-    const proc = startApp(name, {
-      rootDir: stack.rootDir,
-      logDir: dir.path,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET: stack.jwtSecret,
-        APOLLO_TELEMETRY_DISABLED: 'true',
-        PORT: String(port),
-        ...env,
-      },
-    });
+    const { proc, base } = await startOwnApp(name, dir.path, env);
     processes.push(proc);
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttpOk(`${base}/readyz`, 30_000, () => proc.child.exitCode === null);
     return base;
   };
 

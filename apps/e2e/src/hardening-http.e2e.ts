@@ -4,10 +4,22 @@
  */
 import { connect } from 'node:net';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import { freePort, http, makeTempDir, startApp, testStack, waitForHttpOk, type ManagedProcess } from '@platform/testing';
+import {
+  freePort,
+  http,
+  makeTempDir,
+  startApp,
+  testStack,
+  waitForHttpOk,
+  type ManagedProcess,
+} from '@platform/testing';
 
 const stack = testStack();
-const token = signAccessToken({ sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' }, stack.jwtSecret, 600);
+const token = signAccessToken(
+  { sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
+  stack.jwtSecret,
+  600,
+);
 
 describe('HTTP hardening of the REST facade (shared stack)', () => {
   it.each([
@@ -33,7 +45,10 @@ describe('HTTP hardening of the REST facade (shared stack)', () => {
   });
 
   it('when no origin is allowlisted (the default), then no cross-origin read is allowed', async () => {
-    const response = await http.get(`${stack.restUrl}/users/?limit=1`, { token, headers: { origin: 'https://app.example.test' } });
+    const response = await http.get(`${stack.restUrl}/users/?limit=1`, {
+      token,
+      headers: { origin: 'https://app.example.test' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
@@ -72,7 +87,11 @@ describe('CORS allowlist and request timeout (own facade)', () => {
   it('when an allowlisted origin sends a preflight, then it is answered 204 with the allowed methods and headers', async () => {
     const response = await fetch(`${base}/items/`, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
@@ -83,7 +102,10 @@ describe('CORS allowlist and request timeout (own facade)', () => {
   });
 
   it('when an allowlisted origin reads, then the response allows it and exposes the rate-limit headers', async () => {
-    const response = await http.get(`${base}/users/?limit=1`, { token, headers: { origin: 'https://admin.example.test' } });
+    const response = await http.get(`${base}/users/?limit=1`, {
+      token,
+      headers: { origin: 'https://admin.example.test' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://admin.example.test');
     expect(response.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
@@ -91,7 +113,10 @@ describe('CORS allowlist and request timeout (own facade)', () => {
   });
 
   it('when another origin reads or preflights, then no CORS header allows it', async () => {
-    const read = await http.get(`${base}/users/?limit=1`, { token, headers: { origin: 'https://evil.example.test' } });
+    const read = await http.get(`${base}/users/?limit=1`, {
+      token,
+      headers: { origin: 'https://evil.example.test' },
+    });
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${base}/items/`, {
       method: 'OPTIONS',
@@ -108,13 +133,18 @@ describe('CORS allowlist and request timeout (own facade)', () => {
       let received = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => (received += chunk));
-      const guard = setTimeout(() => socket.destroy(new Error('server kept the stalled request open')), 8_000);
+      const guard = setTimeout(
+        () => socket.destroy(new Error('server kept the stalled request open')),
+        8_000,
+      );
       socket.on('close', () => {
         clearTimeout(guard);
         resolve(received);
       });
       socket.on('error', reject);
-      socket.write(`POST /users/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user`);
+      socket.write(
+        `POST /users/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user`,
+      );
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(performance.now() - began).toBeLessThan(3_000);

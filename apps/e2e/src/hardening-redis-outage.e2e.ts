@@ -8,16 +8,15 @@ import { Redis } from 'ioredis';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
 import {
   freePort,
-  makeTempDir,
-  startExtraApp,
   startRedis,
+  suiteApps,
   testStack,
-  type ManagedProcess,
+  unique,
+  type ExtraApp,
   type RunningInfra,
 } from '@platform/testing';
 
 const stack = testStack();
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const tokenFor = (sub: string) =>
   signAccessToken(
     { sub, uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
@@ -25,8 +24,6 @@ const tokenFor = (sub: string) =>
     600,
   );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const startRest = (env: Record<string, string>, logDir: string) => startExtraApp('rest', env, logDir);
 
 interface Sample {
   status: number;
@@ -51,25 +48,22 @@ async function timed(url: string, token: string, startedAt: number): Promise<Sam
 describe('rate limits while Redis fails', () => {
   // Large enough that the load is served, not refused: the point is availability while Redis is gone.
   const POINTS = 1_000;
-  const dir = makeTempDir('redis-outage-');
+  const apps = suiteApps('redis-outage-');
   let redis: RunningInfra;
   let redisPort: number;
-  let rest: { url: string; process: ManagedProcess };
+  let rest: ExtraApp;
 
   beforeAll(async () => {
     redisPort = await freePort();
-    redis = await startRedis({ dataDir: join(dir.path, 'redis'), port: redisPort });
-    rest = await startRest(
-      { REDIS_URL: redis.url, RATE_LIMIT_POINTS: String(POINTS), RATE_LIMIT_WINDOW: '60' },
-      dir.path,
-    );
+    redis = await startRedis({ dataDir: join(apps.dir.path, 'redis'), port: redisPort });
+    // Whichever redis-server runs at the end (the test below restarts it).
+    apps.track({ process: { stop: () => redis.process.stop() } });
+    rest = await apps.start('rest', {
+      REDIS_URL: redis.url,
+      RATE_LIMIT_POINTS: String(POINTS),
+      RATE_LIMIT_WINDOW: '60',
+    });
   }, 60_000);
-
-  afterAll(async () => {
-    await rest?.process.stop();
-    await redis?.process.stop();
-    dir.remove();
-  }, 30_000);
 
   it('when redis-server is killed during a load and started again, then every request answers within 1 s without 5xx, and limits resume on Redis', async () => {
     const startedAt = performance.now();
@@ -87,7 +81,7 @@ describe('rate limits while Redis fails', () => {
     await redis.process.stop('SIGKILL');
     const killedAt = performance.now() - startedAt;
     await sleep(1_500);
-    redis = await startRedis({ dataDir: join(dir.path, 'redis'), port: redisPort });
+    redis = await startRedis({ dataDir: join(apps.dir.path, 'redis'), port: redisPort });
     await sleep(1_000);
     running = false;
     await Promise.all(workers);
@@ -124,21 +118,16 @@ describe('rate limits while Redis fails', () => {
 });
 
 describe('rate limits with RATE_LIMIT_FAIL_MODE=closed and Redis unreachable', () => {
-  const dir = makeTempDir('redis-closed-');
-  let rest: { url: string; process: ManagedProcess };
+  const apps = suiteApps('redis-closed-');
+  let rest: ExtraApp;
 
   beforeAll(async () => {
     const nothingListens = await freePort();
-    rest = await startRest(
-      { REDIS_URL: `redis://127.0.0.1:${nothingListens}`, RATE_LIMIT_FAIL_MODE: 'closed' },
-      dir.path,
-    );
+    rest = await apps.start('rest', {
+      REDIS_URL: `redis://127.0.0.1:${nothingListens}`,
+      RATE_LIMIT_FAIL_MODE: 'closed',
+    });
   }, 60_000);
-
-  afterAll(async () => {
-    await rest?.process.stop();
-    dir.remove();
-  }, 30_000);
 
   it('when a limited request arrives, then it is refused at once with 503 and Retry-After; health and docs still answer', async () => {
     const sample = await timed(

@@ -5,13 +5,26 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import { freePort, http, makeTempDir, startApp, testStack, waitForHttpOk, type ManagedProcess } from '@platform/testing';
+import {
+  freePort,
+  http,
+  makeTempDir,
+  startApp,
+  testStack,
+  waitForHttpOk,
+  type ManagedProcess,
+} from '@platform/testing';
 
 const stack = testStack();
 const SUBGRAPH_TIMEOUT_MS = 1_000;
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-const token = signAccessToken({ sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' }, stack.jwtSecret, 600);
-const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) => (body.errors ?? []).map((e) => e.extensions?.code);
+const token = signAccessToken(
+  { sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
+  stack.jwtSecret,
+  600,
+);
+const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) =>
+  (body.errors ?? []).map((e) => e.extensions?.code);
 
 async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const began = performance.now();
@@ -34,7 +47,14 @@ describe('a hanging or stopped subgraph', () => {
     const proc = startApp(name, {
       rootDir: stack.rootDir,
       logDir: dir.path,
-      env: { NODE_ENV: 'test', LOG_LEVEL: 'warn', JWT_SECRET: stack.jwtSecret, APOLLO_TELEMETRY_DISABLED: 'true', PORT: String(port), ...env },
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        JWT_SECRET: stack.jwtSecret,
+        APOLLO_TELEMETRY_DISABLED: 'true',
+        PORT: String(port),
+        ...env,
+      },
     });
     const base = `http://127.0.0.1:${port}`;
     await waitForHttpOk(`${base}/readyz`, 30_000, () => proc.child.exitCode === null);
@@ -83,7 +103,9 @@ describe('a hanging or stopped subgraph', () => {
   }, 30_000);
 
   it('when a subgraph never answers, then GraphQL reports SERVICE_UNAVAILABLE within the timeout and REST answers 503 with Retry-After', async () => {
-    const graphql = await timed(() => http.graphql(gatewayUrl, '{ item(id: "1") { id name } }', {}, { token }));
+    const graphql = await timed(() =>
+      http.graphql(gatewayUrl, '{ item(id: "1") { id name } }', {}, { token }),
+    );
     expect(codesOf(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
     expect(graphql.result.body.errors[0].message).toBe('Service temporarily unavailable');
     expect(graphql.ms).toBeGreaterThanOrEqual(SUBGRAPH_TIMEOUT_MS - 50);
@@ -106,7 +128,9 @@ describe('a hanging or stopped subgraph', () => {
 
   it('when a subgraph is stopped, then the routes that need it answer 503 at once and the others keep working', async () => {
     await users.stop();
-    const graphql = await timed(() => http.graphql(gatewayUrl, '{ user(id: "1") { id username } }', {}, { token }));
+    const graphql = await timed(() =>
+      http.graphql(gatewayUrl, '{ user(id: "1") { id username } }', {}, { token }),
+    );
     expect(codesOf(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
     expect(graphql.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
 

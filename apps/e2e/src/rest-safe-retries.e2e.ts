@@ -3,14 +3,7 @@
  * ETag / If-None-Match / If-Match with optimistic concurrency that holds under concurrent writers, and RFC 8288 Link
  * headers that walk listings end to end. ADR 0012.
  */
-import {
-  http,
-  freePort,
-  makeTempDir,
-  startExtraApp,
-  type HttpResponse,
-  type ManagedProcess,
-} from '@platform/testing';
+import { http, freePort, suiteApps, type ExtraApp, type HttpResponse } from '@platform/testing';
 import { member, rest, unique, type Member } from './test/resources-support';
 
 jest.setTimeout(120_000);
@@ -161,29 +154,19 @@ describe('Idempotency-Key on POST', () => {
 });
 
 describe('Idempotency-Key while Redis is unreachable', () => {
-  const dir = makeTempDir('idempotency-redis-');
-  let open: { url: string; process: ManagedProcess };
-  let closed: { url: string; process: ManagedProcess };
+  const apps = suiteApps('idempotency-redis-');
+  let open: ExtraApp;
+  let closed: ExtraApp;
 
   beforeAll(async () => {
     const nothingListens = `redis://127.0.0.1:${await freePort()}`;
-    open = await startExtraApp(
-      'rest',
-      { REDIS_URL: nothingListens, IDEMPOTENCY_FAIL_MODE: 'open' },
-      dir.path,
-    );
-    closed = await startExtraApp(
-      'rest',
-      { REDIS_URL: nothingListens, IDEMPOTENCY_FAIL_MODE: 'closed', RATE_LIMIT_FAIL_MODE: 'open' },
-      dir.path,
-    );
+    open = await apps.start('rest', { REDIS_URL: nothingListens, IDEMPOTENCY_FAIL_MODE: 'open' });
+    closed = await apps.start('rest', {
+      REDIS_URL: nothingListens,
+      IDEMPOTENCY_FAIL_MODE: 'closed',
+      RATE_LIMIT_FAIL_MODE: 'open',
+    });
   }, 60_000);
-
-  afterAll(async () => {
-    await open?.process.stop();
-    await closed?.process.stop();
-    dir.remove();
-  }, 30_000);
 
   it('when IDEMPOTENCY_FAIL_MODE=open, then the POST runs and says it had no guarantee; closed: 503 + Retry-After and nothing created', async () => {
     const name = `idem-${unique()}`;

@@ -30,7 +30,11 @@ import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
 import { createGraphiQL } from './ide/graphiql-page';
-import { TrustedDocumentsCache, unlistedDocumentRefusal, type PersistedQueryCache } from './persisted-operations';
+import {
+  TrustedDocumentsCache,
+  unlistedDocumentRefusal,
+  type PersistedQueryCache,
+} from './persisted-operations';
 
 export type GatewayContext = FederationContext;
 
@@ -141,12 +145,19 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
       await options.tokenStatus.check(req.headers.authorization, requestId);
       // A key alone is exchanged once here (a bad key fails the whole operation with 401).
-      const authorization = await options.apiKeys.forwardedAuthorization(req.headers.authorization, apiKey, requestId);
+      const authorization = await options.apiKeys.forwardedAuthorization(
+        req.headers.authorization,
+        apiKey,
+        requestId,
+      );
       const facade = options.isFacade(req.headers[FACADE_PROOF_HEADER]);
       const warmUp = facade && req.headers[WARM_UP_HEADER] === '1';
       // The facade names its own client; anyone else is the client (behind TRUST_PROXY's proxies).
       const forwardedIp = facade ? req.headers[CLIENT_IP_HEADER] : undefined;
-      const ip = typeof forwardedIp === 'string' && forwardedIp !== '' ? forwardedIp : clientIp(req, options.trustProxy);
+      const ip =
+        typeof forwardedIp === 'string' && forwardedIp !== ''
+          ? forwardedIp
+          : clientIp(req, options.trustProxy);
       return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip };
     },
   });

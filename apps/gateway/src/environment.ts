@@ -3,11 +3,9 @@ import { z } from 'zod';
 import {
   booleanFlag,
   commonEnvironment,
-  loadEnvironment,
+  loadServiceEnvironment,
   metricsPort,
   port,
-  resolveSecrets,
-  type ResolvedSecrets,
   supergraphEnvironment,
 } from '@platform/config';
 
@@ -17,7 +15,6 @@ const schema = commonEnvironment
     PORT: port(4000),
     /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
     METRICS_PORT: metricsPort(9400),
-    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     GRAPHQL_INTROSPECTION: booleanFlag(true),
     /** Rate limits for direct GraphQL clients (the REST facade's calls are exempt: it limits its own callers). */
     REDIS_URL: z.string().optional(),
@@ -49,11 +46,10 @@ const schema = commonEnvironment
     },
   );
 
-export type GatewayEnvironment = z.infer<typeof schema> & ResolvedSecrets;
+export type GatewayEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>>;
 
 export function loadGatewayEnvironment(): GatewayEnvironment {
-  const env = loadEnvironment(schema);
   // Apollo's gateway reports usage metrics to Apollo's servers unless this is set; nothing here may call out.
   process.env['APOLLO_TELEMETRY_DISABLED'] = 'true';
-  return { ...env, ...resolveSecrets(env) };
+  return loadServiceEnvironment(schema);
 }

@@ -28,12 +28,14 @@ async function main(): Promise<void> {
     trustProxy: env.TRUST_PROXY,
     logger,
   });
-  if (!(await rateLimiter.ready(3_000))) logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
+  if (!(await rateLimiter.ready(3_000)))
+    logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
   const production = isProduction(env);
   const trustedDocuments = env.TRUSTED_DOCUMENTS
     ? loadManifest(env.TRUSTED_DOCUMENTS_PATH ?? join(__dirname, 'trusted-documents.json'))
     : undefined;
-  if (trustedDocuments) logger.info({ operations: trustedDocuments.size }, 'trusted documents: only listed operations run');
+  if (trustedDocuments)
+    logger.info({ operations: trustedDocuments.size }, 'trusted documents: only listed operations run');
   const apqCache =
     env.REDIS_URL && !trustedDocuments
       ? new RedisApqCache({
@@ -47,7 +49,8 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
-  if (apqCache && !(await apqCache.ready(3_000))) logger.warn('APQ cache: Redis not reachable at start; every hash misses until it is');
+  if (apqCache && !(await apqCache.ready(3_000)))
+    logger.warn('APQ cache: Redis not reachable at start; every hash misses until it is');
   const app = await createGatewayApp({
     supergraphSdl,
     subgraphUrls: subgraphUrlsOf(env),
@@ -97,6 +100,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -14,14 +14,19 @@ import {
   testStack,
   waitForHttpOk,
   type ManagedProcess,
+  errorCodes as codesOf,
+  stackSubgraphUrls,
+  unique,
 } from '@platform/testing';
 
 const stack = testStack();
 const sharedGateway = `${stack.gatewayUrl}/graphql`;
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const tokenFor = (sub: string) =>
-  signAccessToken({ sub, uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' }, stack.jwtSecret, 600);
-const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) => (body.errors ?? []).map((e) => e.extensions?.code);
+  signAccessToken(
+    { sub, uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
+    stack.jwtSecret,
+    600,
+  );
 
 describe('GraphQL limits at the gateway (shared stack)', () => {
   it('when an operation nests deeper than 10 levels, then it is refused with 400 before any subgraph is asked', async () => {
@@ -63,13 +68,18 @@ describe('GraphQL limits at the gateway (shared stack)', () => {
   });
 
   it('when several operations are batched in one request, then the request is refused', async () => {
-    const response = await http.post(sharedGateway, { json: [{ query: '{ __typename }' }, { query: '{ __typename }' }] });
+    const response = await http.post(sharedGateway, {
+      json: [{ query: '{ __typename }' }, { query: '{ __typename }' }],
+    });
     expect(response.status).toBe(400);
     expect(response.text).toMatch(/batching/i);
   });
 
   it('when a request could be a cross-site simple request, then CSRF prevention refuses it; a preflighted one passes', async () => {
-    const plain = await http.post(sharedGateway, { body: JSON.stringify({ query: '{ __typename }' }), headers: { 'content-type': 'text/plain' } });
+    const plain = await http.post(sharedGateway, {
+      body: JSON.stringify({ query: '{ __typename }' }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(plain.status).toBe(400);
     expect(plain.text).toMatch(/Cross-Site Request Forgery/);
     const get = await http.get(`${sharedGateway}?query=${encodeURIComponent('{ __typename }')}`);
@@ -84,7 +94,9 @@ describe('GraphQL limits at the gateway (shared stack)', () => {
 
   it('when the body is larger than MAX_BODY_BYTES, then the gateway answers 413', async () => {
     const padding = 'x'.repeat(1_100_000);
-    const response = await http.post(sharedGateway, { json: { query: '{ __typename }', variables: { padding } } });
+    const response = await http.post(sharedGateway, {
+      json: { query: '{ __typename }', variables: { padding } },
+    });
     expect(response.status).toBe(413);
     expect(codesOf(response.body)).toEqual(['PAYLOAD_TOO_LARGE']);
   });
@@ -120,10 +132,7 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
         JWT_SECRET: stack.jwtSecret,
         SUBGRAPH_SECRET: stackSubgraphSecret(stack),
         APOLLO_TELEMETRY_DISABLED: 'true',
-        USERS_SUBGRAPH_URL: `${stack.urls['users']}/graphql`,
-        ITEMS_SUBGRAPH_URL: `${stack.urls['items']}/graphql`,
-        AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
-        POSTS_SUBGRAPH_URL: `${stack.urls['posts']}/graphql`,
+        ...stackSubgraphUrls(),
         RATE_LIMIT_POINTS: String(POINTS),
         RATE_LIMIT_WINDOW: '60',
         CORS_ORIGINS: `${ORIGIN}, https://other.example.test`,
@@ -146,7 +155,9 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
       expect(codesOf(response.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
       expect(response.body.errors[0].message).toMatch(/introspection/i);
     }
-    expect((await http.graphql(url, '{ __typename }', {}, { token })).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await http.graphql(url, '{ __typename }', {}, { token })).body).toEqual({
+      data: { __typename: 'Query' },
+    });
   });
 
   it('when a browser opens /graphql, then no sandbox is served (the development gateway serves one)', async () => {
@@ -161,7 +172,9 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
 
   it('when one token sends more operations than its budget, then the surplus is 429 with Retry-After and the headers', async () => {
     const token = tokenFor(`gw-${unique()}`);
-    const responses = await Promise.all(Array.from({ length: 2 * POINTS }, () => http.graphql(url, '{ __typename }', {}, { token })));
+    const responses = await Promise.all(
+      Array.from({ length: 2 * POINTS }, () => http.graphql(url, '{ __typename }', {}, { token })),
+    );
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
     expect([ok.length, limited.length]).toEqual([POINTS, POINTS]);
@@ -176,18 +189,26 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
     expect(Number(ok[0]!.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
     expect(ok[0]!.headers.get('ratelimit')).toMatch(/^"default";r=\d;t=\d+$/);
     // Another token has its own budget.
-    expect((await http.graphql(url, '{ __typename }', {}, { token: tokenFor(`gw-${unique()}`) })).status).toBe(200);
+    expect(
+      (await http.graphql(url, '{ __typename }', {}, { token: tokenFor(`gw-${unique()}`) })).status,
+    ).toBe(200);
   });
 
   it('when the REST facade calls (proved with the shared secret), then its calls are not counted again; a wrong proof is', async () => {
     const token = tokenFor(`gw-${unique()}`);
-    const proof = createHmac('sha256', stack.jwtSecret).update('platform/rate-limit-exemption/rest-facade').digest('base64url');
+    const proof = createHmac('sha256', stack.jwtSecret)
+      .update('platform/rate-limit-exemption/rest-facade')
+      .digest('base64url');
     const facade = await Promise.all(
-      Array.from({ length: 2 * POINTS }, () => http.graphql(url, '{ __typename }', {}, { token, headers: { 'x-facade-proof': proof } })),
+      Array.from({ length: 2 * POINTS }, () =>
+        http.graphql(url, '{ __typename }', {}, { token, headers: { 'x-facade-proof': proof } }),
+      ),
     );
     expect(facade.every((r) => r.status === 200)).toBe(true);
     const forged = await Promise.all(
-      Array.from({ length: 2 * POINTS }, () => http.graphql(url, '{ __typename }', {}, { token, headers: { 'x-facade-proof': 'AAAA' } })),
+      Array.from({ length: 2 * POINTS }, () =>
+        http.graphql(url, '{ __typename }', {}, { token, headers: { 'x-facade-proof': 'AAAA' } }),
+      ),
     );
     expect(forged.filter((r) => r.status === 429)).toHaveLength(POINTS);
   });
@@ -195,7 +216,11 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
   it('when a listed origin asks, then CORS allows it (preflight included); an unlisted origin gets no CORS headers', async () => {
     const preflight = await fetch(url, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
@@ -205,7 +230,12 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
     const allowed = await http.graphql(url, '{ __typename }', {}, { token, headers: { origin: ORIGIN } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(allowed.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
-    const denied = await http.graphql(url, '{ __typename }', {}, { token, headers: { origin: 'https://evil.example.test' } });
+    const denied = await http.graphql(
+      url,
+      '{ __typename }',
+      {},
+      { token, headers: { origin: 'https://evil.example.test' } },
+    );
     expect(denied.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

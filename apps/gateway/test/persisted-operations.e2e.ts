@@ -18,18 +18,21 @@ import {
   testStack,
   waitForHttpOk,
   type ManagedProcess,
+  errorCodes as codesOf,
+  stackSubgraphUrls,
+  unique,
 } from '@platform/testing';
 
 const stack = testStack();
 const sharedGateway = `${stack.gatewayUrl}/graphql`;
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) => (body.errors ?? []).map((e) => e.extensions?.code);
 let token = '';
 const adminToken = () => token;
 
 beforeAll(async () => {
-  const login = await http.post(`${stack.restUrl}/token`, { form: { username: 'admin', password: 'admin-password-1' } });
+  const login = await http.post(`${stack.restUrl}/token`, {
+    form: { username: 'admin', password: 'admin-password-1' },
+  });
   token = (login.body as { access_token: string }).access_token;
 });
 
@@ -62,10 +65,7 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
       JWT_SECRET: stack.jwtSecret,
       SUBGRAPH_SECRET: stackSubgraphSecret(stack),
       APOLLO_TELEMETRY_DISABLED: 'true',
-      USERS_SUBGRAPH_URL: `${stack.urls['users']}/graphql`,
-      ITEMS_SUBGRAPH_URL: `${stack.urls['items']}/graphql`,
-      AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
-      POSTS_SUBGRAPH_URL: `${stack.urls['posts']}/graphql`,
+      ...stackSubgraphUrls(),
       REDIS_URL: stack.redisUrl,
       RATE_LIMIT_POINTS: '100000',
       ...env,
@@ -144,14 +144,21 @@ describe('APQ with registrations in Redis', () => {
 
 describe('trusted documents (TRUSTED_DOCUMENTS=true, production)', () => {
   const PASSWORD = 'ide-password-0123456789';
-  const manifest = JSON.parse(readFileSync(join(stack.rootDir, 'dist', 'apps', 'gateway', 'trusted-documents.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(join(stack.rootDir, 'dist', 'apps', 'gateway', 'trusted-documents.json'), 'utf8'),
+  ) as {
     operations: Array<{ id: string; name: string; body: string }>;
   };
   const listed = (name: string) => manifest.operations.find((op) => op.name === name)!;
   let trusted: Gateway;
 
   beforeAll(async () => {
-    trusted = await startGateway({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: 'true', GRAPHIQL: 'on', GRAPHIQL_PASSWORD: PASSWORD });
+    trusted = await startGateway({
+      NODE_ENV: 'production',
+      TRUSTED_DOCUMENTS: 'true',
+      GRAPHIQL: 'on',
+      GRAPHIQL_PASSWORD: PASSWORD,
+    });
   }, 60_000);
 
   it('when the manifest is built, then it holds the facade documents and the registered ones, each id the hash of its body', () => {
@@ -185,7 +192,11 @@ describe('trusted documents (TRUSTED_DOCUMENTS=true, production)', () => {
 
   it('when the REST facade runs on a trusted gateway, then its routes work (its documents are listed)', async () => {
     const facadeDir = makeTempDir('trusted-rest-');
-    const rest = await startExtraApp('rest', { GATEWAY_URL: trusted.url, REDIS_URL: stack.redisUrl, RATE_LIMIT_POINTS: '100000' }, facadeDir.path);
+    const rest = await startExtraApp(
+      'rest',
+      { GATEWAY_URL: trusted.url, REDIS_URL: stack.redisUrl, RATE_LIMIT_POINTS: '100000' },
+      facadeDir.path,
+    );
     try {
       const me = await http.get(`${rest.url}/users/me`, { token: adminToken() });
       expect(me.status).toBe(200);
@@ -204,7 +215,9 @@ describe('trusted documents (TRUSTED_DOCUMENTS=true, production)', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic realm="GraphiQL"/);
     const basic = (password: string) => `Basic ${Buffer.from(`team:${password}`).toString('base64')}`;
-    expect((await http.get(ide, { headers: { authorization: basic('wrong-password-0123456') } })).status).toBe(401);
+    expect(
+      (await http.get(ide, { headers: { authorization: basic('wrong-password-0123456') } })).status,
+    ).toBe(401);
     expect((await http.get(`${ide}schema.graphql`)).status).toBe(401);
     const page = await http.get(ide, { headers: { authorization: basic(PASSWORD) } });
     expect(page.status).toBe(200);

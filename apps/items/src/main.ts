@@ -11,15 +11,5 @@ runSubgraph({
   loadEnvironment: loadItemsEnvironment,
   indexes: itemIndexes,
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, limits, commandStats, writes }) =>
-    createItemsApp({
-      db: mongo.db,
-      logger,
-      jwtSecret: env.jwtSecret,
-      production,
-      limits,
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      commandStats,
-      writes,
-    }),
+  createApp: ({ deps }) => createItemsApp(deps),
 });

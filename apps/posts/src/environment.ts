@@ -1,6 +1,6 @@
 /** The posts subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, metricsPort, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
+import { commonEnvironment, loadServiceEnvironment, metricsPort, port } from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4004),
@@ -10,12 +10,8 @@ const schema = commonEnvironment.extend({
   MONGO_DB: z.string().min(1).default('api_posts'),
   /** The read cache's generations (bumped after every write); unset: no reader can cache this subgraph's answers. */
   REDIS_URL: z.string().optional(),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });
 
-export type PostsEnvironment = z.infer<typeof schema> & ResolvedSecrets;
+export type PostsEnvironment = ReturnType<typeof loadPostsEnvironment>;
 
-export function loadPostsEnvironment(): PostsEnvironment {
-  const env = loadEnvironment(schema);
-  return { ...env, ...resolveSecrets(env) };
-}
+export const loadPostsEnvironment = () => loadServiceEnvironment(schema);

@@ -13,15 +13,5 @@ runSubgraph({
   loadEnvironment: loadPostsEnvironment,
   indexes: [...postIndexes, ...commentIndexes, ...likeIndexes],
   monitorCommands: true,
-  createApp: ({ env, mongo, logger, production, limits, commandStats, writes }) =>
-    createPostsApp({
-      db: mongo.db,
-      logger,
-      jwtSecret: env.jwtSecret,
-      production,
-      limits,
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      commandStats,
-      writes,
-    }),
+  createApp: ({ deps }) => createPostsApp(deps),
 });

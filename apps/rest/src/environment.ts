@@ -4,11 +4,9 @@ import { ERROR_FORMATS } from '@platform/errors';
 import {
   booleanFlag,
   commonEnvironment,
-  loadEnvironment,
+  loadServiceEnvironment,
   metricsPort,
   port,
-  resolveSecrets,
-  type ResolvedSecrets,
   supergraphEnvironment,
 } from '@platform/config';
 
@@ -26,8 +24,14 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   GATEWAY_URL: z.string().url().default('http://127.0.0.1:4000/graphql'),
   GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   ERROR_FORMAT: z.enum(ERROR_FORMATS).default('detail'),
-  VALIDATION_STATUS: z.enum(['400', '422']).default('422').transform((v) => Number(v) as 400 | 422),
-  LOGIN_FAILURE_STATUS: z.enum(['400', '401']).default('401').transform((v) => Number(v) as 400 | 401),
+  VALIDATION_STATUS: z
+    .enum(['400', '422'])
+    .default('422')
+    .transform((v) => Number(v) as 400 | 422),
+  LOGIN_FAILURE_STATUS: z
+    .enum(['400', '401'])
+    .default('401')
+    .transform((v) => Number(v) as 400 | 401),
   USERS_LIST_STYLE: z.enum(['auto', 'offset', 'page']).default('auto'),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
@@ -42,16 +46,15 @@ const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
   /** Node's requestTimeout: the whole request must arrive within this. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   API_KEY_PROTECTION: booleanFlag(true),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   CORS_ORIGINS: z.string().default(''),
   TRUST_PROXY: z.string().default('false'),
 });
 
-export type RestEnvironment = z.infer<typeof schema> & ResolvedSecrets;
+export type RestEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>>;
 
 export function loadRestEnvironment(source?: Record<string, string | undefined>): RestEnvironment {
-  const env = loadEnvironment(schema, source ? { source, exitOnError: false } : {});
+  const env = loadServiceEnvironment(schema, source ? { source, exitOnError: false } : {});
   // Apollo's gateway reports usage metrics to Apollo's servers unless this is set; nothing here may call out.
   if (env.GATEWAY_MODE === 'embedded' && !source) process.env['APOLLO_TELEMETRY_DISABLED'] = 'true';
-  return { ...env, ...resolveSecrets(env) };
+  return env;
 }

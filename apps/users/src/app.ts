@@ -1,11 +1,6 @@
 /** Assembles the users subgraph from its dependencies; main.ts listens, tests call it in-process. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Db } from 'mongodb';
-import type { ApolloServer } from '@apollo/server';
-import type { Logger } from '@platform/logging';
 import { deriveCursorSecret } from '@platform/listing';
-import type { SubgraphWrites } from '@platform/read-cache';
-import { startSubgraph, type GraphQLLimits } from '@platform/graphql-server';
+import { startSubgraph, type StartedSubgraph, type SubgraphAppDeps } from '@platform/graphql-server';
 import typeDefs from './schema.graphql';
 import { UserRepository } from './data-access/user-repository';
 import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';
@@ -14,24 +9,14 @@ import { createUserLoaders, type UsersContext } from './context';
 import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
-export interface UsersAppDeps {
-  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
-  limits?: GraphQLLimits | undefined;
-  /** Read-cache invalidation after each mutation (runSubgraph's); absent: none (tests in-process). */
-  writes?: SubgraphWrites | undefined;
-  db: Db;
-  logger: Logger;
-  jwtSecret: string;
-  production: boolean;
-  maxBodyBytes: number;
+export interface UsersAppDeps extends SubgraphAppDeps {
   credentials: CredentialStore;
   purger: AccountPurger;
 }
 
-export interface UsersApp {
-  server: ApolloServer<UsersContext>;
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
+export interface UsersApp extends StartedSubgraph<UsersContext> {
   users: UserService;
 }
 
@@ -40,14 +25,9 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const users = new UserService(repository, deps.credentials, deps.purger, deps.logger);
   const listing = new UserListing(users, repository, deriveCursorSecret(deps.jwtSecret));
   const { server, handler } = await startSubgraph<UsersContext>({
+    ...deps,
     typeDefs,
-    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers },
-    production: deps.production,
-    limits: deps.limits,
-    writes: deps.writes,
-    jwtSecret: deps.jwtSecret,
-    maxBodyBytes: deps.maxBodyBytes,
-    logger: deps.logger,
+    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers } satisfies Resolvers,
     context: (base) => ({
       ...base,
       loaders: createUserLoaders(repository),

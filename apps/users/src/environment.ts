@@ -1,6 +1,6 @@
 /** The users subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadEnvironment, metricsPort, port, resolveSecrets, type ResolvedSecrets } from '@platform/config';
+import { commonEnvironment, metricsPort, port, loadServiceEnvironment } from '@platform/config';
 
 const schema = commonEnvironment
   .extend({
@@ -14,19 +14,25 @@ const schema = commonEnvironment
     AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
     ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
     POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),
-    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
-    BOOTSTRAP_ADMIN_USERNAME: z.string().min(3).max(50).regex(/^[A-Za-z0-9_.-]+$/).optional(),
+    BOOTSTRAP_ADMIN_USERNAME: z
+      .string()
+      .min(3)
+      .max(50)
+      .regex(/^[A-Za-z0-9_.-]+$/)
+      .optional(),
     BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
     BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
   })
-  .refine((env) => (env.BOOTSTRAP_ADMIN_USERNAME === undefined) === (env.BOOTSTRAP_ADMIN_PASSWORD === undefined), {
-    message: 'BOOTSTRAP_ADMIN_USERNAME and BOOTSTRAP_ADMIN_PASSWORD are set together or not at all',
-    path: ['BOOTSTRAP_ADMIN_PASSWORD'],
-  });
+  .refine(
+    (env) => (env.BOOTSTRAP_ADMIN_USERNAME === undefined) === (env.BOOTSTRAP_ADMIN_PASSWORD === undefined),
+    {
+      message: 'BOOTSTRAP_ADMIN_USERNAME and BOOTSTRAP_ADMIN_PASSWORD are set together or not at all',
+      path: ['BOOTSTRAP_ADMIN_PASSWORD'],
+    },
+  );
 
-export type UsersEnvironment = z.infer<typeof schema> & ResolvedSecrets;
+export type UsersEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>>;
 
 export function loadUsersEnvironment(): UsersEnvironment {
-  const env = loadEnvironment(schema);
-  return { ...env, ...resolveSecrets(env) };
+  return loadServiceEnvironment(schema);
 }

@@ -17,22 +17,16 @@ runSubgraph({
   name: 'users',
   loadEnvironment: loadUsersEnvironment,
   indexes: userIndexes,
-  createApp: async ({ env, mongo, logger, production, limits, writes }) => {
+  createApp: async ({ env, logger, deps }) => {
     const internal = { caller: 'users', jwtSecret: env.jwtSecret, subgraphSecret: env.subgraphSecret };
     const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, internal);
     const items = new InternalGraphQLClient(env.ITEMS_SUBGRAPH_URL, internal);
     const posts = new InternalGraphQLClient(env.POSTS_SUBGRAPH_URL, internal);
     clients = [auth, items, posts];
     const app = await createUsersApp({
-      db: mongo.db,
-      logger,
-      jwtSecret: env.jwtSecret,
-      production,
-      limits,
-      maxBodyBytes: env.MAX_BODY_BYTES,
+      ...deps,
       credentials: new AuthCredentialStore(auth),
       purger: new FederatedAccountPurger({ auth, items, posts }),
-      writes,
     });
     if (env.BOOTSTRAP_ADMIN_USERNAME && env.BOOTSTRAP_ADMIN_PASSWORD) {
       bootstrap = startAdminBootstrap(
@@ -40,11 +34,12 @@ runSubgraph({
         {
           username: env.BOOTSTRAP_ADMIN_USERNAME,
           password: env.BOOTSTRAP_ADMIN_PASSWORD,
-          email: env.BOOTSTRAP_ADMIN_EMAIL ?? `${env.BOOTSTRAP_ADMIN_USERNAME.toLowerCase()}@admin.example.com`,
+          email:
+            env.BOOTSTRAP_ADMIN_EMAIL ?? `${env.BOOTSTRAP_ADMIN_USERNAME.toLowerCase()}@admin.example.com`,
         },
         logger,
         // Not a mutation: the bootstrap's own write invalidates like one.
-        () => writes.written(),
+        () => deps.writes?.written() ?? Promise.resolve(),
       );
     }
     return app;

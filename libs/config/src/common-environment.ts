@@ -40,6 +40,8 @@ export const commonEnvironment = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(30),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(1_000).default(20),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(25_000),
+  /** The largest request body (413 beyond). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });
 
 export type CommonEnvironment = z.infer<typeof commonEnvironment>;

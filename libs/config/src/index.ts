@@ -10,5 +10,11 @@ export {
   graphqlLimitsOf,
   type CommonEnvironment,
 } from './common-environment';
-export { resolveJwtSecret, resolveSecrets, resolveSubgraphSecret, type ResolvedSecrets } from './jwt-secret';
+export {
+  loadServiceEnvironment,
+  resolveJwtSecret,
+  resolveSecrets,
+  resolveSubgraphSecret,
+  type ResolvedSecrets,
+} from './jwt-secret';
 export { supergraphEnvironment, subgraphUrlsOf, type SupergraphEnvironment } from './supergraph-environment';

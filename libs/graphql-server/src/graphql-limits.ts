@@ -34,7 +34,12 @@ export interface GraphQLLimits {
   maxCost: number;
 }
 
-export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = { maxDepth: 10, maxAliases: 30, maxDirectives: 20, maxCost: 25_000 };
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxDepth: 10,
+  maxAliases: 30,
+  maxDirectives: 20,
+  maxCost: 25_000,
+};
 
 const SIZE_ARGUMENTS = new Set(['first', 'last']);
 
@@ -47,10 +52,12 @@ const refused = (message: string) =>
  * Armor's rules report into the validation context (a 400 from Apollo), never throw (which would be a 500); each
  * refusal is counted by its limit (graphql_limits_refused_total).
  */
-const reportAs = (limit: 'depth' | 'aliases' | 'directives' | 'cost') => (context: ValidationContext | null, error: GraphQLError) => {
-  graphqlLimitsRefused.inc({ limit });
-  context?.reportError(refused(error.message));
-};
+const reportAs =
+  (limit: 'depth' | 'aliases' | 'directives' | 'cost') =>
+  (context: ValidationContext | null, error: GraphQLError) => {
+    graphqlLimitsRefused.inc({ limit });
+    context?.reportError(refused(error.message));
+  };
 
 const costOptions = (maxCost: number) => ({
   maxCost,
@@ -78,10 +85,24 @@ export function graphqlLimits<TContext extends BaseContext>(
   },
 ): GraphQLLimitsSetup<TContext> {
   const armor = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: [reportAs('depth')] },
+    maxDepth: {
+      n: limits.maxDepth,
+      flattenFragments: true,
+      propagateOnRejection: false,
+      onReject: [reportAs('depth')],
+    },
     // Every alias counts, `__typename` too (Armor lets those through by default).
-    maxAliases: { n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [reportAs('aliases')] },
-    maxDirectives: { n: limits.maxDirectives, propagateOnRejection: false, onReject: [reportAs('directives')] },
+    maxAliases: {
+      n: limits.maxAliases,
+      allowList: [],
+      propagateOnRejection: false,
+      onReject: [reportAs('aliases')],
+    },
+    maxDirectives: {
+      n: limits.maxDirectives,
+      propagateOnRejection: false,
+      onReject: [reportAs('directives')],
+    },
     costLimit: costOptions(limits.maxCost),
     maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: options.production },
@@ -105,7 +126,8 @@ function sizeVariables(document: DocumentNode): readonly string[] {
     const found = new Set<string>();
     visit(document, {
       Argument(node) {
-        if (SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE) found.add(node.value.name.value);
+        if (SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE)
+          found.add(node.value.name.value);
       },
     });
     names = [...found];
@@ -170,7 +192,9 @@ export function variableCostPlugin<TContext extends BaseContext>(
 export const finiteFloatLiterals: ValidationRule = (context) => ({
   FloatValue(node) {
     if (!Number.isFinite(Number(node.value))) {
-      context.reportError(new GraphQLError(`Float cannot represent ${node.value}: out of range.`, { nodes: node }));
+      context.reportError(
+        new GraphQLError(`Float cannot represent ${node.value}: out of range.`, { nodes: node }),
+      );
     }
   },
 });
@@ -187,7 +211,9 @@ export function operationResolutionPlugin<TContext extends BaseContext>(): Apoll
           if (operation) return;
           const name = request.operationName;
           throw new GraphQLError(
-            name ? `Unknown operation named "${name.slice(0, 100)}".` : 'Must provide operation name if query contains multiple operations.',
+            name
+              ? `Unknown operation named "${name.slice(0, 100)}".`
+              : 'Must provide operation name if query contains multiple operations.',
             { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } },
           );
         },

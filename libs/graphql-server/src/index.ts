@@ -9,6 +9,7 @@ export {
   startSubgraph,
   type BaseSubgraphContext,
   type StartedSubgraph,
+  type SubgraphAppDeps,
 } from './subgraph-server';
 export {
   runSubgraph,

@@ -4,14 +4,19 @@
  * A start-up failure prints one line (no stack, no configuration) and exits 1.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { graphqlLimitsOf, isProduction, type CommonEnvironment, type ResolvedSecrets } from '@platform/config';
+import {
+  graphqlLimitsOf,
+  isProduction,
+  type CommonEnvironment,
+  type ResolvedSecrets,
+} from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
 import { connectMongo, ensureIndexes, monitorMongo, type IndexSpec, type MongoHandle } from '@platform/mongo';
-import type { GraphQLLimits } from './graphql-limits';
 import { MongoCommandStats } from './mongo-command-stats';
+import type { SubgraphAppDeps } from './subgraph-server';
 import { requireSubgraphSecret } from '@platform/auth';
 import { runService } from '@platform/service';
-import { createSubgraphWrites, type SubgraphWrites } from '@platform/read-cache';
+import { createSubgraphWrites } from '@platform/read-cache';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
@@ -34,18 +39,11 @@ export interface SubgraphProcess<E extends SubgraphEnvironment, A extends Subgra
   indexes: readonly IndexSpec[];
   /** Per-request MongoDB command counts (development and tests only): createApp then gets `commandStats`. */
   monitorCommands?: boolean;
-  createApp: (deps: {
-    env: E;
-    mongo: MongoHandle;
-    logger: Logger;
-    production: boolean;
-    /** GRAPHQL_MAX_*: the same operation limits as the gateway's. */
-    limits: GraphQLLimits;
-    /** Present only when monitorCommands is on and NODE_ENV is not production. */
-    commandStats: MongoCommandStats | undefined;
-    /** This subgraph's read-cache invalidation: give it to startSubgraph, and call it after any other write. */
-    writes: SubgraphWrites;
-  }) => Promise<A>;
+  /**
+   * `deps` is what every subgraph app takes (its database, logger, secrets, GRAPHQL_MAX_* limits, body limit, and
+   * commandStats only when monitorCommands is on outside production); `env` and `mongo` for what a subgraph adds.
+   */
+  createApp: (process: { env: E; mongo: MongoHandle; logger: Logger; deps: SubgraphAppDeps }) => Promise<A>;
   /** Extra readiness beyond MongoDB answering (e.g. a bootstrap that must finish). */
   ready?: (app: A) => boolean;
   /** Closes what createApp opened besides the Apollo server (internal clients, timers). */
@@ -71,7 +69,17 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
     // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
     const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
-    const app = await definition.createApp({ env, mongo, logger, production, limits: graphqlLimitsOf(env), commandStats, writes });
+    const deps: SubgraphAppDeps = {
+      db: mongo.db,
+      logger,
+      jwtSecret: env.jwtSecret,
+      production,
+      limits: graphqlLimitsOf(env),
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      commandStats,
+      writes,
+    };
+    const app = await definition.createApp({ env, mongo, logger, deps });
     await runService({
       name: definition.name,
       host: env.HOST,

@@ -9,6 +9,7 @@ import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { DateTimeResolver } from 'graphql-scalars';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Db } from 'mongodb';
 import {
   AccessTokenVerifier,
   CLIENT_IP_HEADER,
@@ -40,7 +41,10 @@ export function createSubgraphServer<TContext extends BaseContext>(
   return new ApolloServer<TContext>({
     schema: buildSubgraphSchema([
       // DateTime (scalars.graphql, in every subgraph's SDL): RFC 3339 strings out, whether a resolver gives a Date or one.
-      { typeDefs: parse(typeDefs), resolvers: { DateTime: DateTimeResolver, ...(resolvers as GraphQLResolverMap<unknown>) } },
+      {
+        typeDefs: parse(typeDefs),
+        resolvers: { DateTime: DateTimeResolver, ...(resolvers as GraphQLResolverMap<unknown>) },
+      },
     ]),
     formatError: formatSubgraphError,
     includeStacktraceInErrorResponses: false,
@@ -65,6 +69,24 @@ export interface BaseSubgraphContext extends BaseContext, RequestCaller {
   logger: Logger;
 }
 
+/** What every subgraph app is built from: runSubgraph gives these to each one, tests build them in-process. */
+export interface SubgraphAppDeps {
+  db: Db;
+  logger: Logger;
+  jwtSecret: string;
+  production: boolean;
+  maxBodyBytes: number;
+  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
+  limits?: GraphQLLimits | undefined;
+  /** Development only: report each request's MongoDB commands in `extensions.mongoCommands`. */
+  commandStats?: MongoCommandStats | undefined;
+  /**
+   * This subgraph's read-cache invalidation (runSubgraph gives it): bumped after each mutation here, and to be called
+   * after any other write the subgraph makes; absent (tests in-process): nothing bumped.
+   */
+  writes?: SubgraphWrites | undefined;
+}
+
 export interface StartedSubgraph<TContext extends BaseContext> {
   server: ApolloServer<TContext>;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -72,23 +94,15 @@ export interface StartedSubgraph<TContext extends BaseContext> {
 
 /**
  * Builds, starts and serves a subgraph: the Apollo server above, the caller authenticated from its bearer token,
- * and the service's own context fields added per request (loaders, services).
+ * and the service's own context fields added per request (loaders, services). Takes the app's deps as they come.
  */
-export async function startSubgraph<TContext extends BaseSubgraphContext>(options: {
-  typeDefs: string;
-  resolvers: GraphQLResolverMap<TContext>;
-  production: boolean;
-  /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */
-  limits?: GraphQLLimits | undefined;
-  jwtSecret: string;
-  maxBodyBytes: number;
-  logger: Logger;
-  context: (base: BaseSubgraphContext) => TContext;
-  /** Per-request MongoDB command counts in `extensions.mongoCommands` (runSubgraph gives it outside production). */
-  commandStats?: MongoCommandStats | undefined;
-  /** Bumps this subgraph's read-cache generation after each mutation (runSubgraph gives it); absent: nothing bumped. */
-  writes?: SubgraphWrites | undefined;
-}): Promise<StartedSubgraph<TContext>> {
+export async function startSubgraph<TContext extends BaseSubgraphContext>(
+  options: Omit<SubgraphAppDeps, 'db'> & {
+    typeDefs: string;
+    resolvers: GraphQLResolverMap<TContext>;
+    context: (base: BaseSubgraphContext) => TContext;
+  },
+): Promise<StartedSubgraph<TContext>> {
   const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
     production: options.production,
     limits: options.limits,

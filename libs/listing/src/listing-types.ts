@@ -28,7 +28,8 @@ export interface ConnectionArgs {
   first?: number | null;
   after?: string | null;
   offset?: number | null;
-  filter?: FilterInput | null;
+  /** A FilterInput once planMongoList validated it; as GraphQL gives it, each field and operator may be null. */
+  filter?: unknown;
   sort?: readonly string[] | null;
 }
 

@@ -47,3 +47,4 @@ export { parsePrometheusText, promtoolCheckMetrics, samplesOf, type Sample } fro
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
 export { parseOpMsg, startMongoWireRecorder, type MongoWireRecorder, type RecordedCommand } from './mongo-wire-recorder';
 export { isWholeCollection, serves, servingIndex, shapeKey, shapesOf, type IndexKey, type QueryShape } from './index-coverage';
+export { errorCodes, stackSubgraphUrls, suiteApps, unique } from './suite-apps';

@@ -33,6 +33,8 @@ export type ApiKey = {
   prefix: Scalars['String']['output'];
   /** The scopes the key grants (each one its creator held). */
   scopes: Array<Scalars['String']['output']>;
+  /** Write counter: a rename and a recorded use each add 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 /** Internal: who a valid API key acts for (the gateway signs this into a short-lived JWT). */
@@ -95,6 +97,8 @@ export type Mutation = {
   resetPassword: User;
   /** Revokes one of the caller's API keys; another user's key is reported as not found. */
   revokeApiKey: Scalars['Boolean']['output'];
+  /** Renames one of the caller's API keys; another user's key is reported as not found. */
+  updateApiKey: ApiKey;
 };
 
 
@@ -137,7 +141,15 @@ export type MutationResetPasswordArgs = {
 
 
 export type MutationRevokeApiKeyArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateApiKeyArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  input: UpdateApiKeyInput;
 };
 
 export type Query = {
@@ -146,6 +158,8 @@ export type Query = {
   _authVersion: Scalars['String']['output'];
   /** Internal: verifies an API key for the gateway; null when the key is unknown, revoked or its owner inactive or gone. */
   _verifyApiKey?: Maybe<ApiKeyPrincipal>;
+  /** One of the caller's API keys (a login token is required); null for a missing key and for another user's alike. */
+  apiKey?: Maybe<ApiKey>;
   /** The caller's API keys (a login token is required; admins too see only their own). */
   apiKeys: Array<ApiKey>;
 };
@@ -153,6 +167,11 @@ export type Query = {
 
 export type Query_VerifyApiKeyArgs = {
   key: Scalars['String']['input'];
+};
+
+
+export type QueryApiKeyArgs = {
+  id: Scalars['ID']['input'];
 };
 
 /** A password change. */
@@ -176,6 +195,12 @@ export type TokenPair = {
   scopes: Array<Scalars['String']['output']>;
   /** Always `bearer`. */
   tokenType: Scalars['String']['output'];
+};
+
+/** A new label for an API key; its scopes and secret never change. */
+export type UpdateApiKeyInput = {
+  /** A name for people to recognise the key by. */
+  name: Scalars['String']['input'];
 };
 
 /** A user as the auth subgraph refers to it; every other field is resolved by the users subgraph. */
@@ -261,6 +286,7 @@ export type ResolversTypes = ResolversObject<{
   ApiKey: ResolverTypeWrapper<StoredApiKeyModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   ApiKeyPrincipal: ResolverTypeWrapper<ApiKeyPrincipalModel>;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateCredentialInput: CreateCredentialInput;
@@ -271,7 +297,7 @@ export type ResolversTypes = ResolversObject<{
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ResetPasswordInput: ResetPasswordInput;
   TokenPair: ResolverTypeWrapper<TokenPair>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  UpdateApiKeyInput: UpdateApiKeyInput;
   User: ResolverTypeWrapper<User>;
 }>;
 
@@ -280,6 +306,7 @@ export type ResolversParentTypes = ResolversObject<{
   ApiKey: StoredApiKeyModel;
   ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
+  Int: Scalars['Int']['output'];
   ApiKeyPrincipal: ApiKeyPrincipalModel;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateCredentialInput: CreateCredentialInput;
@@ -290,7 +317,7 @@ export type ResolversParentTypes = ResolversObject<{
   Query: Record<PropertyKey, never>;
   ResetPasswordInput: ResetPasswordInput;
   TokenPair: TokenPair;
-  Int: Scalars['Int']['output'];
+  UpdateApiKeyInput: UpdateApiKeyInput;
   User: User;
 }>;
 
@@ -301,6 +328,7 @@ export type ApiKeyResolvers<ContextType = AuthContext, ParentType extends Resolv
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type ApiKeyPrincipalResolvers<ContextType = AuthContext, ParentType extends ResolversParentTypes['ApiKeyPrincipal'] = ResolversParentTypes['ApiKeyPrincipal']> = ResolversObject<{
@@ -333,11 +361,13 @@ export type MutationResolvers<ContextType = AuthContext, ParentType extends Reso
   refreshToken?: Resolver<ResolversTypes['TokenPair'], ParentType, ContextType, RequireFields<MutationRefreshTokenArgs, 'refreshToken'>>;
   resetPassword?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'input' | 'userId'>>;
   revokeApiKey?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  updateApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationUpdateApiKeyArgs, 'id' | 'input'>>;
 }>;
 
 export type QueryResolvers<ContextType = AuthContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = ResolversObject<{
   _authVersion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   _verifyApiKey?: Resolver<Maybe<ResolversTypes['ApiKeyPrincipal']>, ParentType, ContextType, RequireFields<Query_VerifyApiKeyArgs, 'key'>>;
+  apiKey?: Resolver<Maybe<ResolversTypes['ApiKey']>, ParentType, ContextType, RequireFields<QueryApiKeyArgs, 'id'>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType>;
 }>;
 

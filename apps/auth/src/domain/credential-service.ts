@@ -18,16 +18,12 @@ import type { Logger } from '@platform/logging';
 import type { CredentialRepository } from '../data-access/credential-repository';
 import type { RefreshTokenRepository } from '../data-access/refresh-token-repository';
 import type { AccountDirectory } from '../data-access/account-directory';
+import type { ResetPasswordInput } from '../__generated__/resolvers-types';
 
 export function requireService(principal: Principal | null): void {
   if (principal?.kind !== 'service' || !principal.scopes.includes('internal')) {
     throw new AppError('FORBIDDEN', 'Not enough permissions');
   }
-}
-
-export interface ResetPasswordArgs {
-  currentPassword?: string | null;
-  newPassword: string;
 }
 
 export class CredentialService {
@@ -62,7 +58,7 @@ export class CredentialService {
   async resetPassword(
     caller: RequestCaller,
     userId: number,
-    args: ResetPasswordArgs,
+    args: ResetPasswordInput,
   ): Promise<void> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, userId);

@@ -20,14 +20,7 @@ import type { CredentialRepository } from '../data-access/credential-repository'
 import type { RefreshTokenRepository } from '../data-access/refresh-token-repository';
 import type { AccountDirectory, AccountStatus } from '../data-access/account-directory';
 import type { LoginThrottle } from './login-throttle';
-
-export interface TokenPair {
-  accessToken: string;
-  tokenType: 'bearer';
-  expiresIn: number;
-  refreshToken: string;
-  scopes: string[];
-}
+import type { TokenPair } from '../__generated__/resolvers-types';
 
 export interface TokenSettings {
   jwtSecret: string;

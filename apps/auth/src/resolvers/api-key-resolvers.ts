@@ -3,36 +3,26 @@
  * internal _verifyApiKey.
  */
 import { parseEntityId } from '@platform/contracts';
-import type { AuthContext } from '../context';
-import type { ApiKeyPrincipal, CreatedApiKey, StoredApiKey } from '../domain/api-key-service';
+import type { StoredApiKey } from '../domain/api-key-service';
+import type { MutationResolvers, QueryResolvers, Resolvers } from '../__generated__/resolvers-types';
 
 const apiKeyFields = {
   id: (key: StoredApiKey) => String(key._id),
   createdAt: (key: StoredApiKey) => key.createdAt.toISOString(),
 };
 
-export const apiKeyQueryResolvers = {
-  apiKeys: (_: unknown, _args: unknown, context: AuthContext) => context.services.apiKeys.list(context),
-  apiKey: (_: unknown, args: { id: string }, context: AuthContext) =>
-    context.services.apiKeys.get(context, parseEntityId(args.id, 'id')),
-  _verifyApiKey: (_: unknown, args: { key: string }, context: AuthContext) => context.services.apiKeys.verify(context, args.key),
+export const apiKeyQueryResolvers: QueryResolvers = {
+  apiKeys: (_, _args, context) => context.services.apiKeys.list(context),
+  apiKey: (_, args, context) => context.services.apiKeys.get(context, parseEntityId(args.id, 'id')),
+  _verifyApiKey: (_, args, context) => context.services.apiKeys.verify(context, args.key),
 };
 
-export const apiKeyMutationResolvers = {
-  createApiKey: (_: unknown, args: { input: { name: string; scopes: string[] } }, context: AuthContext) =>
+export const apiKeyMutationResolvers: MutationResolvers = {
+  createApiKey: (_, args, context) =>
     context.services.apiKeys.create(context, { name: args.input.name, scopes: args.input.scopes }),
-  updateApiKey: (
-    _: unknown,
-    args: { id: string; input: { name: string }; expectedVersion?: number | null },
-    context: AuthContext,
-  ) =>
-    context.services.apiKeys.rename(
-      context,
-      parseEntityId(args.id, 'id'),
-      { name: args.input.name },
-      args.expectedVersion,
-    ),
-  revokeApiKey: async (_: unknown, args: { id: string; expectedVersion?: number | null }, context: AuthContext) => {
+  updateApiKey: (_, args, context) =>
+    context.services.apiKeys.rename(context, parseEntityId(args.id, 'id'), { name: args.input.name }, args.expectedVersion),
+  revokeApiKey: async (_, args, context) => {
     await context.services.apiKeys.revoke(context, parseEntityId(args.id, 'id'), args.expectedVersion);
     return true;
   },
@@ -41,19 +31,19 @@ export const apiKeyMutationResolvers = {
 export const apiKeyTypeResolvers = {
   ApiKey: {
     ...apiKeyFields,
-    lastUsedAt: (key: StoredApiKey) => key.lastUsedAt?.toISOString() ?? null,
-    version: (key: StoredApiKey) => key.version ?? 0,
+    lastUsedAt: (key) => key.lastUsedAt?.toISOString() ?? null,
+    version: (key) => key.version ?? 0,
   },
   CreatedApiKey: {
-    id: (created: CreatedApiKey) => apiKeyFields.id(created.apiKey),
-    name: (created: CreatedApiKey) => created.apiKey.name,
-    scopes: (created: CreatedApiKey) => created.apiKey.scopes,
-    prefix: (created: CreatedApiKey) => created.apiKey.prefix,
-    createdAt: (created: CreatedApiKey) => apiKeyFields.createdAt(created.apiKey),
-    key: (created: CreatedApiKey) => created.key,
+    id: (created) => apiKeyFields.id(created.apiKey),
+    name: (created) => created.apiKey.name,
+    scopes: (created) => created.apiKey.scopes,
+    prefix: (created) => created.apiKey.prefix,
+    createdAt: (created) => apiKeyFields.createdAt(created.apiKey),
+    key: (created) => created.key,
   },
   ApiKeyPrincipal: {
-    keyId: (p: ApiKeyPrincipal) => (p.keyId === null ? null : String(p.keyId)),
-    userId: (p: ApiKeyPrincipal) => (p.userId === null ? null : String(p.userId)),
+    keyId: (p) => (p.keyId === null ? null : String(p.keyId)),
+    userId: (p) => (p.userId === null ? null : String(p.userId)),
   },
-};
+} satisfies Resolvers;

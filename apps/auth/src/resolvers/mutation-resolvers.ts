@@ -1,39 +1,33 @@
 /** Root mutations of the auth subgraph: login and refresh-token lifecycle, password reset, internal credential calls. */
 import { parseEntityId } from '@platform/contracts';
-import { requireService, type ResetPasswordArgs } from '../domain/credential-service';
-import type { AuthContext } from '../context';
+import { requireService } from '../domain/credential-service';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 export const mutationResolvers = {
   Mutation: {
-    _createCredential: async (
-      _: unknown,
-      args: { input: { userId: string; username: string; password: string } },
-      context: AuthContext,
-    ) => {
+    _createCredential: async (_, args, context) => {
       requireService(context.principal);
       const userId = parseEntityId(args.input.userId, 'userId');
       await context.services.credentials.create({ ...args.input, userId });
       return true;
     },
-    _purgeUser: async (_: unknown, args: { userId: string }, context: AuthContext) => {
+    _purgeUser: async (_, args, context) => {
       requireService(context.principal);
       const userId = parseEntityId(args.userId, 'userId');
       await context.services.apiKeys.purgeUser(context, userId);
       await context.services.credentials.purge(userId);
       return true;
     },
-    login: (_: unknown, args: { username: string; password: string; scope?: string | null }, context: AuthContext) =>
-      context.services.tokens.login(args, context),
-    refreshToken: (_: unknown, args: { refreshToken: string }, context: AuthContext) =>
-      context.services.tokens.refresh(args.refreshToken, context.requestId),
-    logout: async (_: unknown, args: { refreshToken: string }, context: AuthContext) => {
+    login: (_, args, context) => context.services.tokens.login(args, context),
+    refreshToken: (_, args, context) => context.services.tokens.refresh(args.refreshToken, context.requestId),
+    logout: async (_, args, context) => {
       await context.services.tokens.logout(args.refreshToken, context.requestId);
       return true;
     },
-    resetPassword: async (_: unknown, args: { userId: string; input: ResetPasswordArgs }, context: AuthContext) => {
+    resetPassword: async (_, args, context) => {
       const userId = parseEntityId(args.userId, 'userId');
       await context.services.credentials.resetPassword(context, userId, args.input);
       return { id: String(userId) };
     },
   },
-};
+} satisfies Resolvers;

@@ -2,11 +2,11 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ItemDocument as ItemDocumentModel } from '../data-access/item-repository';
+import type { Connection as ConnectionModel } from '@platform/listing';
 import type { EntityReference as EntityReferenceModel } from '@platform/graphql-server';
 import type { ItemsContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -344,7 +344,7 @@ export type ResolversTypes = ResolversObject<{
   IdFilter: IdFilter;
   Item: ResolverTypeWrapper<ItemDocumentModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  ItemConnection: ResolverTypeWrapper<Omit<ItemConnection, 'nodes'> & { nodes: Array<ResolversTypes['Item']> }>;
+  ItemConnection: ResolverTypeWrapper<ConnectionModel<ItemDocumentModel>>;
   ItemFilter: ItemFilter;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -368,7 +368,7 @@ export type ResolversParentTypes = ResolversObject<{
   IdFilter: IdFilter;
   Item: ItemDocumentModel;
   Int: Scalars['Int']['output'];
-  ItemConnection: Omit<ItemConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['Item']> };
+  ItemConnection: ConnectionModel<ItemDocumentModel>;
   ItemFilter: ItemFilter;
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;

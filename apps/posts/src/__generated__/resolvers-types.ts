@@ -3,11 +3,11 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { PostDocument as PostDocumentModel } from '../data-access/post-repository';
 import type { CommentDocument as CommentDocumentModel } from '../data-access/comment-repository';
+import type { Connection as ConnectionModel } from '@platform/listing';
 import type { EntityReference as EntityReferenceModel } from '@platform/graphql-server';
 import type { PostsContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -48,6 +48,8 @@ export type Comment = {
   postId: Scalars['ID']['output'];
   /** When it was last changed (createdAt until then). */
   updatedAt: Scalars['DateTime']['output'];
+  /** Write counter: every change adds 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 /** A page of comments. */
@@ -149,12 +151,14 @@ export type MutationCreatePostArgs = {
 
 
 export type MutationDeleteCommentArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   postId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
 export type MutationDeletePostArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
@@ -165,6 +169,7 @@ export type MutationLikePostArgs = {
 
 
 export type MutationReplacePostArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: CreatePostInput;
 };
@@ -176,6 +181,7 @@ export type MutationUnlikePostArgs = {
 
 
 export type MutationUpdateCommentArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdateCommentInput;
   postId?: InputMaybe<Scalars['ID']['input']>;
@@ -183,6 +189,7 @@ export type MutationUpdateCommentArgs = {
 
 
 export type MutationUpdatePostArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdatePostInput;
 };
@@ -220,6 +227,8 @@ export type Post = {
   title: Scalars['String']['output'];
   /** When it was last changed (createdAt until then). */
   updatedAt: Scalars['DateTime']['output'];
+  /** Write counter: every change adds 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 
@@ -442,8 +451,8 @@ export type ResolversTypes = ResolversObject<{
   Comment: ResolverTypeWrapper<CommentDocumentModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  CommentConnection: ResolverTypeWrapper<Omit<CommentConnection, 'nodes'> & { nodes: Array<ResolversTypes['Comment']> }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  CommentConnection: ResolverTypeWrapper<ConnectionModel<CommentDocumentModel>>;
   CommentFilter: CommentFilter;
   CreateCommentInput: CreateCommentInput;
   CreatePostInput: CreatePostInput;
@@ -454,7 +463,7 @@ export type ResolversTypes = ResolversObject<{
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Post: ResolverTypeWrapper<PostDocumentModel>;
-  PostConnection: ResolverTypeWrapper<Omit<PostConnection, 'nodes'> & { nodes: Array<ResolversTypes['Post']> }>;
+  PostConnection: ResolverTypeWrapper<ConnectionModel<PostDocumentModel>>;
   PostFilter: PostFilter;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   StringFilter: StringFilter;
@@ -470,8 +479,8 @@ export type ResolversParentTypes = ResolversObject<{
   Comment: CommentDocumentModel;
   ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
-  CommentConnection: Omit<CommentConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['Comment']> };
   Int: Scalars['Int']['output'];
+  CommentConnection: ConnectionModel<CommentDocumentModel>;
   CommentFilter: CommentFilter;
   CreateCommentInput: CreateCommentInput;
   CreatePostInput: CreatePostInput;
@@ -482,7 +491,7 @@ export type ResolversParentTypes = ResolversObject<{
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;
   Post: PostDocumentModel;
-  PostConnection: Omit<PostConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['Post']> };
+  PostConnection: ConnectionModel<PostDocumentModel>;
   PostFilter: PostFilter;
   Query: Record<PropertyKey, never>;
   StringFilter: StringFilter;
@@ -501,6 +510,7 @@ export type CommentResolvers<ContextType = PostsContext, ParentType extends Reso
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
   postId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type CommentConnectionResolvers<ContextType = PostsContext, ParentType extends ResolversParentTypes['CommentConnection'] = ResolversParentTypes['CommentConnection']> = ResolversObject<{
@@ -542,6 +552,7 @@ export type PostResolvers<ContextType = PostsContext, ParentType extends Resolve
   likeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type PostConnectionResolvers<ContextType = PostsContext, ParentType extends ResolversParentTypes['PostConnection'] = ResolversParentTypes['PostConnection']> = ResolversObject<{

@@ -73,9 +73,9 @@ export class EmbeddedGateway implements Gateway {
     });
   }
 
-  async execute<TData>(
-    op: Operation<TData>,
-    variables: Record<string, unknown>,
+  async execute<TData, TVariables extends Record<string, unknown>>(
+    op: Operation<TData, TVariables>,
+    variables: NoInfer<TVariables>,
     credentials: CallCredentials,
   ): Promise<TData> {
     const { requestId, apiKey, clientIp } = credentials;
@@ -89,7 +89,7 @@ export class EmbeddedGateway implements Gateway {
     return dataOf(response.body.singleResult);
   }
 
-  async warmUp(operations: readonly Operation<unknown>[]): Promise<number> {
+  async warmUp(operations: readonly Operation<unknown, unknown>[]): Promise<number> {
     let planned = 0;
     for (const op of operations) {
       const response = await this.server.executeOperation(

@@ -6,12 +6,12 @@ import * as items from './items-operations';
 import * as posts from './posts-operations';
 import * as users from './users-operations';
 
-const isOperation = (value: unknown): value is Operation<unknown> =>
+const isOperation = (value: unknown): value is Operation<unknown, unknown> =>
   typeof value === 'object' &&
   value !== null &&
-  typeof (value as Operation<unknown>).name === 'string' &&
-  typeof (value as Operation<unknown>).document === 'string';
+  typeof (value as Operation<unknown, unknown>).name === 'string' &&
+  typeof (value as Operation<unknown, unknown>).document === 'string';
 
-export const ALL_OPERATIONS: readonly Operation<unknown>[] = [apiKeys, auth, items, posts, users].flatMap(
+export const ALL_OPERATIONS: readonly Operation<unknown, unknown>[] = [apiKeys, auth, items, posts, users].flatMap(
   (module) => Object.values(module).filter(isOperation),
 );

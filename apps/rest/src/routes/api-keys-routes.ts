@@ -20,12 +20,12 @@ import {
   ListApiKeys,
   RevokeApiKey,
   UpdateApiKey,
-  type ApiKeyNode,
+  type ApiKeyFieldsFragment,
 } from '../operations/api-keys-operations';
 
 const ApiKeyIdParams = z.object({ key_id: entityIdParam('API key id, an integer >= 1') });
 
-const toApiKeyPublic = (key: ApiKeyNode) => ({
+const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   id: Number(key.id),
   name: key.name,
   scopes: key.scopes,
@@ -35,7 +35,7 @@ const toApiKeyPublic = (key: ApiKeyNode) => ({
 });
 
 /** One key with its strong ETag: the version a rename or a recorded use moves (If-Match on PATCH and DELETE). */
-const apiKeyResponse = (key: ApiKeyNode, version: number | undefined) => ({
+const apiKeyResponse = (key: ApiKeyFieldsFragment, version: number | undefined) => ({
   status: 200,
   body: toApiKeyPublic(key),
   headers: { etag: versionTag(key.version, version) },

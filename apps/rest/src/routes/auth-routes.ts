@@ -4,12 +4,12 @@
  */
 import { RefreshTokenRequest, TokenRequest, TokenResponse } from '@platform/contracts';
 import { defineRoute, type RouteDefinition } from '../http/route';
-import { Login, Logout, RefreshToken, type TokenPairNode } from '../operations/auth-operations';
+import { Login, Logout, RefreshToken, type TokenPairFieldsFragment } from '../operations/auth-operations';
 
 /** Token responses must never be cached (RFC 6749 section 5.1). */
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
-const toTokenResponse = (pair: TokenPairNode) => ({
+const toTokenResponse = (pair: TokenPairFieldsFragment) => ({
   access_token: pair.accessToken,
   token_type: 'bearer' as const,
   expires_in: pair.expiresIn,

@@ -1,6 +1,7 @@
+import type { UserFieldsFragment } from '../operations/users-operations';
 import { toUserListItem, toUserPublic } from './user-representation';
 
-const node = {
+const node: UserFieldsFragment = {
   id: '7',
   username: 'alice',
   email: 'alice@example.com',

@@ -25,7 +25,7 @@ import {
   ReplaceUser,
   ResetPassword,
   UpdateUser,
-  type UserNode,
+  type UserFieldsFragment,
 } from '../operations/users-operations';
 import { toUserPublic } from './user-representation';
 import { listUsersRoute } from './users-list-route';
@@ -35,7 +35,7 @@ const UserIdParams = z.object({ user_id: entityIdParam('User id, an integer >= 1
 const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** A single user with its strong ETag: the version every change to the account moves (If-Match on the writes). */
-const userResponse = (user: UserNode, version: number | undefined) => ({
+const userResponse = (user: UserFieldsFragment, version: number | undefined) => ({
   status: 200,
   body: toUserPublic(user),
   headers: { etag: versionTag(user.version, version) },

@@ -2,10 +2,10 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { UserDocument as UserDocumentModel } from '../data-access/user-repository';
+import type { Connection as ConnectionModel } from '@platform/listing';
 import type { UsersContext } from '../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
-export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -100,6 +100,7 @@ export type Mutation_RevokeAccessTokensArgs = {
 
 /** The root of every write. */
 export type MutationActivateUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
@@ -112,18 +113,21 @@ export type MutationCreateUserArgs = {
 
 /** The root of every write. */
 export type MutationDeactivateUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
 /** The root of every write. */
 export type MutationDeleteUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
 };
 
 
 /** The root of every write. */
 export type MutationReplaceUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdateUserInput;
 };
@@ -131,6 +135,7 @@ export type MutationReplaceUserArgs = {
 
 /** The root of every write. */
 export type MutationUpdateUserArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   id: Scalars['ID']['input'];
   input: UpdateUserInput;
 };
@@ -226,6 +231,8 @@ export type User = {
   role: Role;
   /** 3 to 50 characters; unique ignoring case. */
   username: Scalars['String']['output'];
+  /** Write counter: every change to the account adds 1 (the REST ETag); pass it as expectedVersion to change only this version. */
+  version: Scalars['Int']['output'];
 };
 
 /** A page of users. */
@@ -359,14 +366,14 @@ export type ResolversTypes = ResolversObject<{
   FloatFilter: FloatFilter;
   IdFilter: IdFilter;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Role: Role;
   StringFilter: StringFilter;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserDocumentModel>;
-  UserConnection: ResolverTypeWrapper<Omit<UserConnection, 'nodes'> & { nodes: Array<ResolversTypes['User']> }>;
+  UserConnection: ResolverTypeWrapper<ConnectionModel<UserDocumentModel>>;
   UserFilter: UserFilter;
 }>;
 
@@ -383,13 +390,13 @@ export type ResolversParentTypes = ResolversObject<{
   FloatFilter: FloatFilter;
   IdFilter: IdFilter;
   Mutation: Record<PropertyKey, never>;
+  Int: Scalars['Int']['output'];
   PageInfo: PageInfo;
   Query: Record<PropertyKey, never>;
-  Int: Scalars['Int']['output'];
   StringFilter: StringFilter;
   UpdateUserInput: UpdateUserInput;
   User: UserDocumentModel;
-  UserConnection: Omit<UserConnection, 'nodes'> & { nodes: Array<ResolversParentTypes['User']> };
+  UserConnection: ConnectionModel<UserDocumentModel>;
   UserFilter: UserFilter;
 }>;
 
@@ -436,6 +443,7 @@ export type UserResolvers<ContextType = UsersContext, ParentType extends Resolve
   isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type UserConnectionResolvers<ContextType = UsersContext, ParentType extends ResolversParentTypes['UserConnection'] = ResolversParentTypes['UserConnection']> = ResolversObject<{

@@ -8,6 +8,8 @@ import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type Reques
 import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
 import type { ProfileChanges, UserDocument, UserRepository } from '../data-access/user-repository';
+/** GraphQL's UpdateUserInput (camelCase): mapped onto the REST contract below, so both transports share one rule set. */
+import type { UpdateUserInput } from '../__generated__/resolvers-types';
 
 /** The auth subgraph's side of registration; the users service calls it and compensates when it fails. */
 export interface CredentialStore {
@@ -19,12 +21,6 @@ export interface AccountPurger {
   purge(userId: number, requestId: string): Promise<void>;
 }
 
-
-/** GraphQL's UpdateUserInput (camelCase); mapped onto the REST contract so both transports share one rule set. */
-export interface UpdateUserArgs {
-  email?: string | null;
-  fullName?: string | null;
-}
 
 export class UserService {
   constructor(
@@ -104,7 +100,7 @@ export class UserService {
   async update(
     caller: RequestCaller,
     id: number,
-    args: UpdateUserArgs,
+    args: UpdateUserInput,
     expectedVersion?: number | null,
   ): Promise<UserDocument> {
     const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
@@ -117,7 +113,7 @@ export class UserService {
   async replace(
     caller: RequestCaller,
     id: number,
-    args: UpdateUserArgs,
+    args: UpdateUserInput,
     expectedVersion?: number | null,
   ): Promise<UserDocument> {
     const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));

@@ -1,25 +1,15 @@
 /** Root queries of the users subgraph. */
 import { parseEntityId } from '@platform/contracts';
-import type { UsersContext } from '../context';
-import type { UserDocument } from '../data-access/user-repository';
-import type { UsersListArgs } from '../domain/user-listing';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 export const queryResolvers = {
   Query: {
-    me: (_: unknown, _args: unknown, context: UsersContext) => context.services.users.me(context),
-    user: (_: unknown, args: { id: string; includeInactive?: boolean | null }, context: UsersContext) =>
-      context.services.users.findVisible(
-        context,
-        parseEntityId(args.id, 'id'),
-        args.includeInactive === true,
-      ),
-    users: (_: unknown, args: UsersListArgs, context: UsersContext) =>
-      context.services.listing.list(context, args),
-    _accountStatus: async (_: unknown, args: { id: string }, context: UsersContext) => {
-      const user: UserDocument | null = await context.services.users.accountStatus(
-        context,
-        parseEntityId(args.id, 'id'),
-      );
+    me: (_, _args, context) => context.services.users.me(context),
+    user: (_, args, context) =>
+      context.services.users.findVisible(context, parseEntityId(args.id, 'id'), args.includeInactive === true),
+    users: (_, args, context) => context.services.listing.list(context, args),
+    _accountStatus: async (_, args, context) => {
+      const user = await context.services.users.accountStatus(context, parseEntityId(args.id, 'id'));
       return (
         user && {
           id: String(user._id),
@@ -31,4 +21,4 @@ export const queryResolvers = {
       );
     },
   },
-};
+} satisfies Resolvers;

@@ -3,6 +3,7 @@ import { isEntityId } from '@platform/contracts';
 import { AppError } from '@platform/errors';
 import type { UserDocument } from '../data-access/user-repository';
 import type { UsersContext } from '../context';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 /** Profiles returned by a registration in this request: the registrant sees its own e-mail without a token. */
 export const registeredInRequest = new WeakSet<UserDocument>();
@@ -22,15 +23,15 @@ function canSeeEmail(user: UserDocument, context: UsersContext): boolean {
 
 export const userResolvers = {
   User: {
-    id: (user: UserDocument) => String(user._id),
-    createdAt: (user: UserDocument) => user.createdAt.toISOString(),
-    version: (user: UserDocument) => user.version ?? 0,
-    email: (user: UserDocument, _args: unknown, context: UsersContext) => {
+    id: (user) => String(user._id),
+    createdAt: (user) => user.createdAt.toISOString(),
+    version: (user) => user.version ?? 0,
+    email: (user, _args, context) => {
       if (!canSeeEmail(user, context))
         throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');
       return user.email;
     },
-    __resolveReference: (reference: { id: string }, context: UsersContext) =>
+    __resolveReference: (reference, context) =>
       isEntityId(reference.id) ? context.loaders.userById.load(Number(reference.id)) : null,
   },
-};
+} satisfies Resolvers;

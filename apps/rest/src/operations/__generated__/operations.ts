@@ -152,6 +152,12 @@ export type StringFilter = {
   lt?: string | null | undefined;
 };
 
+/** A new label for an API key; its scopes and secret never change. */
+export type UpdateApiKeyInput = {
+  /** A name for people to recognise the key by. */
+  name: string;
+};
+
 /** The fields of a comment to change. */
 export type UpdateCommentInput = {
   /** 1 to 5,000 characters. */
@@ -210,10 +216,27 @@ export type CreateApiKeyMutation = { createApiKey: { id: string, name: string, s
 export type ListApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ListApiKeysQuery = { apiKeys: Array<{ id: string, name: string, scopes: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null }> };
+export type ListApiKeysQuery = { apiKeys: Array<{ id: string, name: string, scopes: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null, version: number }> };
+
+export type GetApiKeyQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetApiKeyQuery = { apiKey: { id: string, name: string, scopes: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null, version: number } | null };
+
+export type UpdateApiKeyMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateApiKeyInput;
+  expectedVersion?: number | null | undefined;
+}>;
+
+
+export type UpdateApiKeyMutation = { updateApiKey: { id: string, name: string, scopes: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null, version: number } };
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: string | number;
+  expectedVersion?: number | null | undefined;
 }>;
 
 
@@ -242,7 +265,7 @@ export type LogoutMutationVariables = Exact<{
 
 export type LogoutMutation = { logout: boolean };
 
-export type UserFieldsFragment = { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role };
+export type UserFieldsFragment = { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number };
 
 export type ItemFieldsFragment = { id: string, name: string, description: string | null, price: number, ownerId: string | null, version: number };
 
@@ -252,7 +275,7 @@ export type CommentFieldsFragment = { id: string, postId: string, authorId: stri
 
 export type TokenPairFieldsFragment = { accessToken: string, tokenType: string, expiresIn: number, refreshToken: string, scopes: Array<string> };
 
-export type ApiKeyFieldsFragment = { id: string, name: string, scopes: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null };
+export type ApiKeyFieldsFragment = { id: string, name: string, scopes: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null, version: number };
 
 export type PageFieldsFragment = { endCursor: string | null, hasNextPage: boolean };
 
@@ -448,7 +471,7 @@ export type CreateUserMutationVariables = Exact<{
 }>;
 
 
-export type CreateUserMutation = { createUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } };
+export type CreateUserMutation = { createUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } };
 
 export type GetUserQueryVariables = Exact<{
   id: string | number;
@@ -456,31 +479,34 @@ export type GetUserQueryVariables = Exact<{
 }>;
 
 
-export type GetUserQuery = { user: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } | null };
+export type GetUserQuery = { user: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } | null };
 
 export type GetMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetMeQuery = { me: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } | null };
+export type GetMeQuery = { me: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } | null };
 
 export type UpdateUserMutationVariables = Exact<{
   id: string | number;
   input: UpdateUserInput;
+  expectedVersion?: number | null | undefined;
 }>;
 
 
-export type UpdateUserMutation = { updateUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } };
+export type UpdateUserMutation = { updateUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } };
 
 export type ReplaceUserMutationVariables = Exact<{
   id: string | number;
   input: UpdateUserInput;
+  expectedVersion?: number | null | undefined;
 }>;
 
 
-export type ReplaceUserMutation = { replaceUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } };
+export type ReplaceUserMutation = { replaceUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } };
 
 export type DeleteUserMutationVariables = Exact<{
   id: string | number;
+  expectedVersion?: number | null | undefined;
 }>;
 
 
@@ -491,14 +517,14 @@ export type ActivateUserMutationVariables = Exact<{
 }>;
 
 
-export type ActivateUserMutation = { activateUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } };
+export type ActivateUserMutation = { activateUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } };
 
 export type DeactivateUserMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DeactivateUserMutation = { deactivateUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } };
+export type DeactivateUserMutation = { deactivateUser: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } };
 
 export type ResetPasswordMutationVariables = Exact<{
   id: string | number;
@@ -506,7 +532,7 @@ export type ResetPasswordMutationVariables = Exact<{
 }>;
 
 
-export type ResetPasswordMutation = { resetPassword: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role } };
+export type ResetPasswordMutation = { resetPassword: { id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number } };
 
 export type ListUsersQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -518,7 +544,7 @@ export type ListUsersQueryVariables = Exact<{
 }>;
 
 
-export type ListUsersQuery = { users: { totalCount?: number, nodes: Array<{ id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+export type ListUsersQuery = { users: { totalCount?: number, nodes: Array<{ id: string, username: string, email: string, fullName: string | null, isActive: boolean, role: Role, version: number }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -546,6 +572,7 @@ export const UserFieldsFragmentDoc = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }
     `, {"fragmentName":"UserFields"}) as unknown as TypedDocumentString<UserFieldsFragment, unknown>;
 export const ItemFieldsFragmentDoc = new TypedDocumentString(`
@@ -595,6 +622,7 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   prefix
   createdAt
   lastUsedAt
+  version
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
 export const PageFieldsFragmentDoc = new TypedDocumentString(`
@@ -627,10 +655,41 @@ export const ListApiKeysDocument = new TypedDocumentString(`
   prefix
   createdAt
   lastUsedAt
+  version
 }`) as unknown as TypedDocumentString<ListApiKeysQuery, ListApiKeysQueryVariables>;
+export const GetApiKeyDocument = new TypedDocumentString(`
+    query GetApiKey($id: ID!) {
+  apiKey(id: $id) {
+    ...ApiKeyFields
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  scopes
+  prefix
+  createdAt
+  lastUsedAt
+  version
+}`) as unknown as TypedDocumentString<GetApiKeyQuery, GetApiKeyQueryVariables>;
+export const UpdateApiKeyDocument = new TypedDocumentString(`
+    mutation UpdateApiKey($id: ID!, $input: UpdateApiKeyInput!, $expectedVersion: Int) {
+  updateApiKey(id: $id, input: $input, expectedVersion: $expectedVersion) {
+    ...ApiKeyFields
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  scopes
+  prefix
+  createdAt
+  lastUsedAt
+  version
+}`) as unknown as TypedDocumentString<UpdateApiKeyMutation, UpdateApiKeyMutationVariables>;
 export const RevokeApiKeyDocument = new TypedDocumentString(`
-    mutation RevokeApiKey($id: ID!) {
-  revokeApiKey(id: $id)
+    mutation RevokeApiKey($id: ID!, $expectedVersion: Int) {
+  revokeApiKey(id: $id, expectedVersion: $expectedVersion)
 }
     `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const LoginDocument = new TypedDocumentString(`
@@ -1036,6 +1095,7 @@ export const CreateUserDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<CreateUserMutation, CreateUserMutationVariables>;
 export const GetUserDocument = new TypedDocumentString(`
     query GetUser($id: ID!, $includeInactive: Boolean) {
@@ -1050,6 +1110,7 @@ export const GetUserDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<GetUserQuery, GetUserQueryVariables>;
 export const GetMeDocument = new TypedDocumentString(`
     query GetMe {
@@ -1064,10 +1125,11 @@ export const GetMeDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<GetMeQuery, GetMeQueryVariables>;
 export const UpdateUserDocument = new TypedDocumentString(`
-    mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {
-  updateUser(id: $id, input: $input) {
+    mutation UpdateUser($id: ID!, $input: UpdateUserInput!, $expectedVersion: Int) {
+  updateUser(id: $id, input: $input, expectedVersion: $expectedVersion) {
     ...UserFields
   }
 }
@@ -1078,10 +1140,11 @@ export const UpdateUserDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<UpdateUserMutation, UpdateUserMutationVariables>;
 export const ReplaceUserDocument = new TypedDocumentString(`
-    mutation ReplaceUser($id: ID!, $input: UpdateUserInput!) {
-  replaceUser(id: $id, input: $input) {
+    mutation ReplaceUser($id: ID!, $input: UpdateUserInput!, $expectedVersion: Int) {
+  replaceUser(id: $id, input: $input, expectedVersion: $expectedVersion) {
     ...UserFields
   }
 }
@@ -1092,10 +1155,11 @@ export const ReplaceUserDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<ReplaceUserMutation, ReplaceUserMutationVariables>;
 export const DeleteUserDocument = new TypedDocumentString(`
-    mutation DeleteUser($id: ID!) {
-  deleteUser(id: $id)
+    mutation DeleteUser($id: ID!, $expectedVersion: Int) {
+  deleteUser(id: $id, expectedVersion: $expectedVersion)
 }
     `) as unknown as TypedDocumentString<DeleteUserMutation, DeleteUserMutationVariables>;
 export const ActivateUserDocument = new TypedDocumentString(`
@@ -1111,6 +1175,7 @@ export const ActivateUserDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<ActivateUserMutation, ActivateUserMutationVariables>;
 export const DeactivateUserDocument = new TypedDocumentString(`
     mutation DeactivateUser($id: ID!) {
@@ -1125,6 +1190,7 @@ export const DeactivateUserDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<DeactivateUserMutation, DeactivateUserMutationVariables>;
 export const ResetPasswordDocument = new TypedDocumentString(`
     mutation ResetPassword($id: ID!, $input: ResetPasswordInput!) {
@@ -1139,6 +1205,7 @@ export const ResetPasswordDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }`) as unknown as TypedDocumentString<ResetPasswordMutation, ResetPasswordMutationVariables>;
 export const ListUsersDocument = new TypedDocumentString(`
     query ListUsers($first: Int, $after: String, $offset: Int, $filter: UserFilter, $sort: [String!], $withTotal: Boolean!) {
@@ -1165,6 +1232,7 @@ export const ListUsersDocument = new TypedDocumentString(`
   fullName
   isActive
   role
+  version
 }
 fragment PageFields on PageInfo {
   endCursor
