@@ -58,7 +58,7 @@ const ALLOWED_CALLERS: Record<string, string[]> = {
   auth: ['gateway', 'users'],
   posts: ['gateway', 'users'],
   mongo: ['auth', 'items', 'mongo', 'mongo-init', 'posts', 'users'],
-  redis: ['auth', 'gateway', 'rest'],
+  redis: ['auth', 'gateway', 'items', 'posts', 'rest', 'users'],
 };
 
 const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-environment.ts'));

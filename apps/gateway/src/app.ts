@@ -22,6 +22,7 @@ import {
   type FederationContext,
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
+import type { SubgraphReadCache } from '@platform/read-cache';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
 import { graphqlMetricsPlugin } from '@platform/service';
@@ -66,6 +67,8 @@ export interface GatewayAppOptions {
   ide?: { enabled: boolean; password: string | undefined; assetsDir: string } | undefined;
   /** APQ registrations (shared by the replicas); absent: Apollo's in-memory cache of this process. */
   apqCache?: PersistedQueryCache | undefined;
+  /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
+  readCache?: SubgraphReadCache | undefined;
   /** Trusted-documents mode: operation id -> document; only these run. */
   trustedDocuments?: ReadonlyMap<string, string> | undefined;
 }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphqlLimitsOf, isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { createCredentialChecks } from '@platform/federation';
+import { createCredentialChecks, createReadCache } from '@platform/federation';
 import { facadeProofChecker } from '@platform/rate-limit';
 import { runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     },
     apqCache,
     trustedDocuments,
+    readCache: createReadCache(env, logger),
   });
   await runService({
     name: 'gateway',

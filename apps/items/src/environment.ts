@@ -8,6 +8,8 @@ const schema = commonEnvironment.extend({
   METRICS_PORT: metricsPort(9402),
   MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
   MONGO_DB: z.string().min(1).default('api_items'),
+  /** The read cache's generations (bumped after every write); unset: no reader can cache this subgraph's answers. */
+  REDIS_URL: z.string().optional(),
 });
 
 export type ItemsEnvironment = ReturnType<typeof loadItemsEnvironment>;

@@ -8,7 +8,7 @@ import { createRestApp } from './app';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { subgraphUrlsOf } from '@platform/config';
-import { createCredentialChecks } from '@platform/federation';
+import { createCredentialChecks, createReadCache } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 import { facadeProofHeaders } from '@platform/rate-limit';
 import { GatewayClient, type Gateway } from './gateway/gateway-client';
@@ -67,6 +67,7 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
     logger,
     apiKeys: credentials.apiKeys,
     tokenStatus: credentials.tokenStatus,
+    readCache: createReadCache(env, logger),
     onClose: () => credentials.close(),
   });
   logger.info({ subgraphs: subgraphUrlsOf(env) }, 'gateway embedded: operations run in this process');

@@ -12,7 +12,13 @@ export interface BootstrapAdmin {
   email: string;
 }
 
-export function startAdminBootstrap(users: UserService, admin: BootstrapAdmin, logger: Logger): { done(): boolean; stop(): void } {
+export function startAdminBootstrap(
+  users: UserService,
+  admin: BootstrapAdmin,
+  logger: Logger,
+  /** Runs after the admin is in place (it may have been written): the read cache's invalidation. */
+  written: () => Promise<void> = () => Promise.resolve(),
+): { done(): boolean; stop(): void } {
   let finished = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -20,6 +26,7 @@ export function startAdminBootstrap(users: UserService, admin: BootstrapAdmin, l
     if (stopped) return;
     try {
       const user = await users.ensureBootstrapAdmin(admin.username, admin.email, admin.password);
+      await written();
       finished = true;
       logger.info({ userId: user._id, username: user.username }, 'bootstrap admin in place');
     } catch (error) {

@@ -9,6 +9,8 @@ const schema = commonEnvironment
     METRICS_PORT: metricsPort(9401),
     MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
     MONGO_DB: z.string().min(1).default('api_users'),
+    /** The read cache's generations (bumped after every write); unset: no reader can cache this subgraph's answers. */
+    REDIS_URL: z.string().optional(),
     AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
     ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
     POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),

@@ -22,6 +22,19 @@ export const supergraphEnvironment = z.object({
    */
   TOKEN_STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   /**
+   * The read cache of subgraph query answers (docs/decisions/0017-read-cache.md): `on` needs REDIS_URL (generations
+   * shared with the subgraphs); `off`, or no REDIS_URL, reads every answer from its subgraph.
+   */
+  READ_CACHE: booleanFlag(true),
+  READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Bytes of cached answers (keys included) this process keeps at most. */
+  READ_CACHE_MAX_BYTES: z.coerce.number().int().min(1_024).default(33_554_432),
+  /**
+   * The oldest an entry may serve. Invalidation is exact while a writing subgraph reaches Redis; this bounds a stale
+   * read only when a subgraph wrote but could not bump its generation (e.g. Redis reachable from the gateway only).
+   */
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  /**
    * Identical subgraph reads in flight at once (same subgraph, body and credentials) share one fetch; `off` sends each.
    * Part of the "every cache and deduplication off" configuration.
    */

@@ -22,3 +22,4 @@ export {
 } from './warm-up';
 export { AccessTokenStatus, invalidTokenError, type AccessTokenStatusOptions } from './access-token-status';
 export { createCredentialChecks, type CredentialChecks } from './credential-checks';
+export { createReadCache } from './read-cache';

@@ -11,6 +11,7 @@ import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@p
 import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { isTimeout } from '@platform/metrics';
 import { GraphQLHttpClient, type GraphQLHttpAnswer } from '@platform/service';
+import type { SubgraphReadCache } from '@platform/read-cache';
 import { InFlightReads, isQuery, readKey } from './in-flight-reads';
 import { countingQueryPlanCache } from './query-plan-cache';
 import type { WarmUpContext } from './warm-up';
@@ -36,6 +37,8 @@ export interface SupergraphGatewayOptions {
   logger: Logger;
   /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (in-flight-reads.ts); default on. */
   dedupReads?: boolean | undefined;
+  /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
+  readCache?: SubgraphReadCache | undefined;
 }
 
 export interface SupergraphGateway {
@@ -60,6 +63,8 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     private readonly onUnavailable: (url: string, error: Error) => void,
     /** Identical reads in flight share one fetch (SUBGRAPH_DEDUP); undefined: every read is sent. */
     private readonly inFlight: InFlightReads<GraphQLHttpAnswer> | undefined,
+    /** The read cache, and this subgraph's name in it; undefined: every read is fetched. */
+    private readonly readCache: { cache: SubgraphReadCache; subgraph: string } | undefined,
   ) {}
 
   async process({
@@ -83,12 +88,24 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       operationName: request.operationName,
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
+    const query = isQuery(request.query);
+    const cached = await this.readCache?.cache.lookup({
+      subgraph: this.readCache.subgraph,
+      query,
+      body,
+      authorization: headers['authorization'],
+      facade: headers[FACADE_CALL_HEADER] === '1',
+    });
+    // Parsed per request: the executor merges later fetches into the objects it is given.
+    if (cached?.body !== undefined) return JSON.parse(cached.body) as GatewayResponse;
     let answer: GraphQLHttpAnswer;
     try {
       answer =
-        this.inFlight && isQuery(request.query)
-          ? await this.inFlight.run(readKey(body, headers, REQUEST_ID_HEADER), () =>
-              this.client.post(body, headers),
+        this.inFlight && query
+          ? await this.inFlight.run(
+              // With the cache, only fetches started after the same generation was read may be shared (ADR 0017).
+              `${readKey(body, headers, REQUEST_ID_HEADER)}${cached ? `\ngeneration:${cached.generation}` : ''}`,
+              () => this.client.post(body, headers),
             )
           : await this.client.post(body, headers);
     } catch (error) {
@@ -108,6 +125,9 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
           ...(code ? { code } : {}),
         },
       });
+    }
+    if (cached && !Array.isArray((answer.payload as { errors?: unknown }).errors)) {
+      cached.keep(JSON.stringify(answer.payload));
     }
     return answer.payload as GatewayResponse;
   }
@@ -143,7 +163,8 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
       });
       clients.push(client);
       const inFlight = options.dedupReads === false ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
-      return new SubgraphDataSource(client, onUnavailable, inFlight);
+      const readCache = options.readCache && { cache: options.readCache, subgraph: name };
+      return new SubgraphDataSource(client, onUnavailable, inFlight, readCache);
     },
     logger: {
       debug: () => undefined,
@@ -156,6 +177,7 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
     gateway,
     close: async () => {
       await Promise.all(clients.map((client) => client.close()));
+      await options.readCache?.close();
     },
   };
 }

@@ -16,6 +16,7 @@ import { MongoCommandStats } from './mongo-command-stats';
 import type { SubgraphAppDeps } from './subgraph-server';
 import { requireSubgraphSecret } from '@platform/auth';
 import { runService } from '@platform/service';
+import { createSubgraphWrites } from '@platform/read-cache';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
@@ -23,6 +24,8 @@ export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets 
   METRICS_PORT?: number | undefined;
   MONGO_URL: string;
   MONGO_DB: string;
+  /** Where the read cache's generations live (libs/read-cache); absent: nothing to invalidate. */
+  REDIS_URL?: string | undefined;
 }
 
 export interface SubgraphApp {
@@ -64,6 +67,8 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     });
     await ensureIndexes(mongo.db, definition.indexes);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
+    // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
+    const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
     const deps: SubgraphAppDeps = {
       db: mongo.db,
       logger,
@@ -72,6 +77,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
       limits: graphqlLimitsOf(env),
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
+      writes,
     };
     const app = await definition.createApp({ env, mongo, logger, deps });
     await runService({
@@ -88,6 +94,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
       onShutdown: async () => {
         await app.server.stop();
         await definition.close?.(app);
+        await writes.close();
         await mongo.close();
       },
     });

@@ -23,6 +23,8 @@ import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './gra
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
 import { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
+import { readCacheInvalidationPlugin } from './read-cache-invalidation';
+import type { SubgraphWrites } from '@platform/read-cache';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
@@ -78,6 +80,11 @@ export interface SubgraphAppDeps {
   limits?: GraphQLLimits | undefined;
   /** Development only: report each request's MongoDB commands in `extensions.mongoCommands`. */
   commandStats?: MongoCommandStats | undefined;
+  /**
+   * This subgraph's read-cache invalidation (runSubgraph gives it): bumped after each mutation here, and to be called
+   * after any other write the subgraph makes; absent (tests in-process): nothing bumped.
+   */
+  writes?: SubgraphWrites | undefined;
 }
 
 export interface StartedSubgraph<TContext extends BaseContext> {
@@ -103,6 +110,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(
   server.addPlugin(serverFaultLogPlugin<TContext>(options.logger));
   const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
+  if (options.writes) server.addPlugin(readCacheInvalidationPlugin<TContext>(options.writes));
   await server.start();
   const tokens = new AccessTokenVerifier(options.jwtSecret);
   const handler = createGraphQLHandler<TContext>({

@@ -141,6 +141,24 @@ export const loginThrottleBlocks = new Counter({
   registers,
 });
 
+export const readCacheLookups = new Counter({
+  name: 'read_cache_lookups_total',
+  help: 'Subgraph reads looked up in the read cache, by subgraph and result (hit; miss; stale_miss: an entry of an older generation; bypass: not cacheable or Redis unknown).',
+  labelNames: ['subgraph', 'result'] as const,
+  registers,
+});
+export const readCacheInvalidations = new Counter({
+  name: 'read_cache_invalidations_total',
+  help: "Generation bumps by a subgraph after it wrote, by subgraph and outcome (ok, failed: Redis did not take it; retried until it does).",
+  labelNames: ['subgraph', 'outcome'] as const,
+  registers,
+});
+export const readCacheResets = new Counter({
+  name: 'read_cache_resets_total',
+  help: 'Times a reader dropped every cached entry because its Redis connection failed or closed.',
+  registers,
+});
+
 let recording = true;
 
 /** False once a process runs with METRICS_PORT=off: the per-request recording sites skip their work. */

@@ -67,6 +67,8 @@ export class ApiKeyService {
     private readonly owners: ApiKeyOwners,
     private readonly logger: Logger,
     private readonly bootstrapKey: string | undefined,
+    /** Runs after a write outside a mutation (the last-use stamp), for the read cache. */
+    private readonly written: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async create(caller: RequestCaller, rawInput: unknown): Promise<CreatedApiKey> {
@@ -153,7 +155,7 @@ export class ApiKeyService {
     const owner = await this.owners.status(stored.userId, caller.requestId);
     if (!owner?.isActive) return null;
     const allowed = scopesForRole(owner.role) as string[];
-    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).catch((error: unknown) => {
+    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).then(this.written).catch((error: unknown) => {
       this.logger.warn({ requestId: caller.requestId, apiKeyId: stored._id, err: error instanceof Error ? error.message : 'error' }, 'api key last-use not recorded');
     });
     return {

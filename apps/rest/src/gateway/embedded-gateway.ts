@@ -19,6 +19,7 @@ import {
   type FederationContext,
 } from '@platform/federation';
 import type { Logger } from '@platform/logging';
+import type { SubgraphReadCache } from '@platform/read-cache';
 import { dataOf, fromUpstreamError, graphqlMetricsPlugin, unavailableError } from '@platform/service';
 import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
 
@@ -35,6 +36,8 @@ export interface EmbeddedGatewayOptions {
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
   /** Refuses the bearer token of a deleted or deactivated user, or one issued before a password reset. */
   tokenStatus: Pick<AccessTokenStatus, 'check'>;
+  /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
+  readCache?: SubgraphReadCache | undefined;
   /** Runs after the executor stopped (e.g. closes the exchange's client of the auth subgraph). */
   onClose?: () => Promise<void>;
 }

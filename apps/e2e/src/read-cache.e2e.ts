@@ -1,0 +1,299 @@
+/**
+ * The read cache (docs/decisions/0017-read-cache.md) on a system of its own: the subgraphs, the gateway, a remote facade
+ * (A) and an embedded one (B), all sharing one redis-server that keeps its data across a restart. A write through one
+ * replica is seen by the next read through the other and through GraphQL; callers with other rights never get each
+ * other's cached answers; with Redis gone reads stay fresh and writes succeed, and nothing cached before serves after.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  appEnvironment,
+  ensureRedisServer,
+  freePort,
+  http,
+  makeTempDir,
+  startApp,
+  startProcess,
+  startSystem,
+  testStack,
+  waitForHttpOk,
+  waitForPort,
+  parsePrometheusText,
+  type ManagedProcess,
+  type RunningSystem,
+} from '@platform/testing';
+import { unique } from './test/accounts';
+
+const stack = testStack();
+const ADMIN = { username: 'cacheadmin', password: 'cache-admin-password-1' };
+
+interface Replica {
+  url: string;
+  metricsUrl: string;
+}
+
+/** A redis-server that writes every command to its append-only file, so a restart comes back with the generations. */
+async function startDurableRedis(dir: string, port: number): Promise<ManagedProcess> {
+  const binary = await ensureRedisServer();
+  mkdirSync(dir, { recursive: true });
+  const redis = startProcess(
+    'redis',
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir],
+    { stdio: 'ignore' },
+  );
+  await waitForPort(port, 15_000, () => redis.child.exitCode === null);
+  return redis;
+}
+
+/** read_cache_lookups_total of one process, summed per result over the subgraphs. */
+async function lookups(replica: Replica): Promise<Record<string, number>> {
+  const response = await fetch(replica.metricsUrl);
+  const totals: Record<string, number> = {};
+  for (const sample of parsePrometheusText(await response.text())) {
+    if (sample.name !== 'read_cache_lookups_total') continue;
+    const result = sample.labels['result'] ?? '';
+    totals[result] = (totals[result] ?? 0) + sample.value;
+  }
+  return totals;
+}
+
+describe('read cache across replicas sharing Redis', () => {
+  const dir = makeTempDir('read-cache-');
+  let redis: ManagedProcess;
+  let redisPort: number;
+  let system: RunningSystem;
+  let embedded: ManagedProcess;
+  let a: Replica;
+  let b: Replica;
+  let g: Replica;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = await startDurableRedis(join(dir.path, 'redis'), redisPort);
+    const databases = Object.fromEntries(
+      (['users', 'items', 'auth', 'posts'] as const).map((name) => [name, { MONGO_DB: `read_cache_${name}` }]),
+    );
+    system = await startSystem({
+      rootDir: stack.rootDir,
+      mongoUrl: stack.mongoUrl,
+      redisUrl: `redis://127.0.0.1:${redisPort}`,
+      jwtSecret: stack.jwtSecret,
+      freePorts: true,
+      logDir: dir.path,
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: join(dir.path, 'data'),
+        RATE_LIMIT_POINTS: '100000',
+        LOGIN_RATE_LIMIT_POINTS: '100000',
+        BOOTSTRAP_ADMIN_USERNAME: ADMIN.username,
+        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+        // Long enough that no entry ages out during a test: freshness here comes from invalidation alone.
+        READ_CACHE_TTL_MS: '600000',
+      },
+      envFor: databases,
+    });
+    const port = await freePort();
+    const metricsPort = await freePort();
+    embedded = startApp('rest', {
+      rootDir: stack.rootDir,
+      logDir: dir.path,
+      logName: 'rest-embedded',
+      env: {
+        ...appEnvironment('rest', system.ports, system.env),
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        GATEWAY_MODE: 'embedded',
+      },
+    });
+    await waitForHttpOk(`http://127.0.0.1:${port}/readyz`, 60_000, () => embedded.child.exitCode === null);
+    a = { url: system.urls.rest, metricsUrl: system.metricsUrls.rest };
+    b = { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
+    g = { url: system.urls.gateway, metricsUrl: system.metricsUrls.gateway };
+    adminToken = await login(ADMIN.username, ADMIN.password);
+  }, 180_000);
+
+  afterAll(async () => {
+    await embedded?.stop('SIGTERM', 10_000);
+    await system?.stop();
+    await redis?.stop('SIGTERM', 10_000);
+    dir.remove();
+  }, 60_000);
+
+  async function login(username: string, password: string, scope?: string): Promise<string> {
+    const response = await http.post(`${a.url}/token`, { form: { username, password, ...(scope ? { scope } : {}) } });
+    expect(response.status).toBe(200);
+    return response.body.access_token as string;
+  }
+
+  async function register(): Promise<{ id: number; username: string; password: string; token: string }> {
+    const username = `rc${unique()}`;
+    const password = `pw-${unique()}-9`;
+    const response = await http.post(`${a.url}/users/`, { json: { username, email: `${username}@example.com`, password } });
+    expect(response.status).toBe(201);
+    return { id: response.body.id as number, username, password, token: await login(username, password) };
+  }
+
+  const getUser = (replica: Replica, id: number, token: string, inactive = false) =>
+    http.get(`${replica.url}/users/${id}${inactive ? '?include_inactive=true' : ''}`, { token });
+
+  const graphqlUser = async (id: number, token: string, includeInactive = false) => {
+    const response = await http.graphql(
+      `${g.url}/graphql`,
+      'query ReadCacheUser($id: ID!, $all: Boolean) { user(id: $id, includeInactive: $all) { id fullName isActive } }',
+      { id: String(id), all: includeInactive },
+      { token },
+    );
+    expect(response.body.errors).toBeUndefined();
+    return response.body.data.user as { id: string; fullName: string | null; isActive: boolean } | null;
+  };
+
+  /** Reads twice through each path (the second one a hit), so every check after a write meets a cached entry. */
+  async function warm(read: () => Promise<unknown>, replicas: Replica[]): Promise<void> {
+    const before = await Promise.all(replicas.map(lookups));
+    await read();
+    await read();
+    const after = await Promise.all(replicas.map(lookups));
+    replicas.forEach((_, index) => expect(after[index]!['hit'] ?? 0).toBeGreaterThan(before[index]!['hit'] ?? 0));
+  }
+
+  it('when a user is changed, deactivated and deleted through one replica, then the next read through the other replica and through GraphQL sees each change', async () => {
+    const member = await register();
+    const readAll = async () => {
+      await getUser(a, member.id, adminToken);
+      await getUser(b, member.id, adminToken);
+      await getUser(b, member.id, adminToken, true);
+      await graphqlUser(member.id, adminToken);
+      await graphqlUser(member.id, adminToken, true);
+    };
+    await warm(readAll, [b, g]);
+
+    const patched = await http.patch(`${a.url}/users/${member.id}`, { token: member.token, json: { full_name: 'After Patch' } });
+    expect(patched.status).toBe(200);
+    expect((await getUser(b, member.id, adminToken)).body.full_name).toBe('After Patch');
+    expect((await graphqlUser(member.id, adminToken))?.fullName).toBe('After Patch');
+
+    await warm(readAll, [b, g]);
+    const deactivated = await http.post(`${b.url}/users/${member.id}/deactivate`, { token: adminToken });
+    expect(deactivated.status).toBe(200);
+    expect((await getUser(a, member.id, adminToken)).status).toBe(404);
+    expect((await getUser(b, member.id, adminToken, true)).body.is_active).toBe(false);
+    expect(await graphqlUser(member.id, adminToken)).toBeNull();
+    expect((await graphqlUser(member.id, adminToken, true))?.isActive).toBe(false);
+
+    await warm(readAll, [b, g]);
+    const deleted = await http.delete(`${a.url}/users/${member.id}`, { token: adminToken });
+    expect(deleted.status).toBe(204);
+    expect((await getUser(b, member.id, adminToken, true)).status).toBe(404);
+    expect(await graphqlUser(member.id, adminToken, true)).toBeNull();
+  });
+
+  it('when an item is changed and deleted through one replica, then the next read through the other replica and through GraphQL sees it', async () => {
+    const owner = await register();
+    const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Lamp', price: 10 } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    const graphqlItem = async () => {
+      const response = await http.graphql(
+        `${g.url}/graphql`,
+        'query ReadCacheItem($id: ID!) { item(id: $id) { id name price } }',
+        { id: String(id) },
+        { token: owner.token },
+      );
+      expect(response.body.errors).toBeUndefined();
+      return response.body.data.item as { name: string; price: number } | null;
+    };
+    const readAll = async () => {
+      await http.get(`${a.url}/items/${id}`, { token: owner.token });
+      await http.get(`${b.url}/items/${id}`, { token: owner.token });
+      await graphqlItem();
+    };
+    await warm(readAll, [b, g]);
+
+    const patched = await http.patch(`${b.url}/items/${id}`, { token: owner.token, json: { price: 12.5 } });
+    expect(patched.status).toBe(200);
+    expect((await http.get(`${a.url}/items/${id}`, { token: owner.token })).body.price).toBe(12.5);
+    expect((await graphqlItem())?.price).toBe(12.5);
+
+    await warm(readAll, [b, g]);
+    const deleted = await http.delete(`${a.url}/items/${id}`, { token: owner.token });
+    expect(deleted.status).toBe(204);
+    expect((await http.get(`${b.url}/items/${id}`, { token: owner.token })).status).toBe(404);
+    expect(await graphqlItem()).toBeNull();
+  });
+
+  it('when callers with different identities or scopes read the same thing, then none gets the answer cached for another', async () => {
+    const first = await register();
+    const second = await register();
+    // The same document, the same variables: only the caller differs.
+    for (const replica of [a, b]) {
+      for (let round = 0; round < 2; round += 1) {
+        expect((await http.get(`${replica.url}/users/me`, { token: first.token })).body.id).toBe(first.id);
+        expect((await http.get(`${replica.url}/users/me`, { token: second.token })).body.id).toBe(second.id);
+      }
+    }
+    // Another user's e-mail needs users:read: a token narrowed to items:read gets the item, not its owner's e-mail.
+    const created = await http.post(`${a.url}/items/`, { token: first.token, json: { name: 'Shelf', price: 3 } });
+    expect(created.status).toBe(201);
+    const narrowToken = await login(second.username, second.password, 'items:read');
+    const ownerEmail = (token: string) =>
+      http.graphql(
+        `${g.url}/graphql`,
+        'query ReadCacheOwner($id: ID!) { item(id: $id) { id owner { id email } } }',
+        { id: String(created.body.id) },
+        { token },
+      );
+    const before = await lookups(g);
+    for (let round = 0; round < 2; round += 1) {
+      expect((await ownerEmail(adminToken)).body.data.item.owner.email).toBe(`${first.username}@example.com`);
+      const narrow = await ownerEmail(narrowToken);
+      expect(narrow.body.data?.item?.owner?.email ?? null).toBeNull();
+      expect(narrow.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    }
+    expect((await lookups(g))['hit'] ?? 0).toBeGreaterThan(before['hit'] ?? 0);
+  });
+
+  it('when Redis stops, then reads stay fresh and writes succeed; when it is back with its data, then nothing cached before the outage serves', async () => {
+    const member = await register();
+    const read = (replica: Replica) => getUser(replica, member.id, adminToken);
+    await warm(async () => {
+      await read(a);
+      await read(b);
+      await graphqlUser(member.id, adminToken);
+    }, [b, g]);
+
+    await redis.stop('SIGTERM', 10_000);
+    const during = await http.patch(`${a.url}/users/${member.id}`, { token: member.token, json: { full_name: 'During Outage' } });
+    expect(during.status).toBe(200);
+    for (const replica of [a, b]) {
+      const response = await read(replica);
+      expect(response.status).toBe(200);
+      expect(response.body.full_name).toBe('During Outage');
+    }
+    expect((await graphqlUser(member.id, adminToken))?.fullName).toBe('During Outage');
+
+    // Back with the generations of before the outage (the write above could not bump them): once the readers use Redis
+    // again, nothing they cached before the outage may serve.
+    redis = await startDurableRedis(join(dir.path, 'redis'), redisPort);
+    const adminId = (await http.get(`${a.url}/users/me`, { token: adminToken })).body.id as number;
+    for (const replica of [b, g]) {
+      let cachedAgain = false;
+      for (let attempt = 0; attempt < 200 && !cachedAgain; attempt += 1) {
+        const before = await lookups(replica);
+        if (replica === b) await getUser(b, adminId, adminToken);
+        else await graphqlUser(adminId, adminToken);
+        const after = await lookups(replica);
+        const used = (totals: Record<string, number>) => (totals['hit'] ?? 0) + (totals['miss'] ?? 0) + (totals['stale_miss'] ?? 0);
+        cachedAgain = used(after) > used(before);
+        if (!cachedAgain) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(cachedAgain).toBe(true);
+    }
+    for (let round = 0; round < 2; round += 1) {
+      for (const replica of [a, b]) expect((await read(replica)).body.full_name).toBe('During Outage');
+      expect((await graphqlUser(member.id, adminToken))?.fullName).toBe('During Outage');
+    }
+  });
+});
