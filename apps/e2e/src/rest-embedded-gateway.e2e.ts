@@ -135,8 +135,10 @@ describe('REST facade with GATEWAY_MODE=embedded', () => {
 
   it('when a request is served, then the users subgraph logs it under its request id and the gateway process never sees it', async () => {
     const requestId = `emb-trace-${unique()}`;
-    const response = await http.get(`${embedded.url}/users/${userId}`, {
+    // A write: it always reaches its subgraph (a read may be answered from the read cache, ADR 0017).
+    const response = await http.patch(`${embedded.url}/users/${userId}`, {
       token,
+      json: { full_name: 'Traced' },
       headers: { 'x-request-id': requestId },
     });
     expect(response.status).toBe(200);

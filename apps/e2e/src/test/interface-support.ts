@@ -30,6 +30,8 @@ function baseEnv(logDir: string): Record<string, string> {
     DATA_DIR: join(logDir, 'data'),
     RATE_LIMIT_POINTS: '100000',
     LOGIN_RATE_LIMIT_POINTS: '100000',
+    // As the shared stack (global-setup.ts): reads reach the subgraphs; the read cache has tests of its own.
+    READ_CACHE: 'off',
   };
 }
 

@@ -51,6 +51,9 @@ export default async function globalSetup(): Promise<void> {
       BOOTSTRAP_ADMIN_USERNAME: 'admin',
       BOOTSTRAP_ADMIN_PASSWORD: 'admin-password-1',
       BOOTSTRAP_API_KEY: 'test-bootstrap-api-key-0123456789',
+      // The shared stack's tests watch reads reach the subgraphs (logs, spans, command counts); the read cache is
+      // tested on a system of its own (apps/e2e/src/read-cache.e2e.ts). The subgraphs still bump their generations.
+      READ_CACHE: 'off',
     },
   }).catch(abandon);
   const stack: TestStack = {
