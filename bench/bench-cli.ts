@@ -115,7 +115,8 @@ const PAIRED_SCENARIOS = ['rest.users.get', 'rest.users.get.embedded', 'gateway.
 const UNCACHED_ENV: Record<string, string> = {
   // hcache: the read cache (facade / gateway / subgraphs).
   READ_CACHE: 'off',
-  // hperf: identical in-flight reads deduplicated; add its switch here when it lands.
+  // hperf: identical in-flight reads deduplicated (they need the cache's generation anyway: ADR 0017).
+  SUBGRAPH_DEDUP: 'off',
 };
 const PAIRED_ROUNDS = 3;
 

@@ -1,15 +1,26 @@
 /**
- * Identical subgraph reads in flight share one fetch (SUBGRAPH_DEDUP), per caller: an own gateway over an own users
- * subgraph (on the stack's users database, so the stack's accounts and tokens are real there). The users subgraph is
+ * Identical subgraph reads in flight share one fetch (SUBGRAPH_DEDUP), per caller and only within one read-cache
+ * generation: an own gateway over an own users subgraph (on the stack's users database and Redis, so the stack's
+ * accounts and tokens are real there), read cache on. Each race follows a write, so its reads miss the cache together. The users subgraph is
  * paused (SIGSTOP) while the reads arrive, so they are all in flight at once whatever the machine's speed; the gateway's
  * dedup counter says when they are, then the subgraph resumes and its own request counter says how many it served.
  */
-import { http, freePort, makeTempDir, parsePrometheusText, samplesOf, testStack, type ManagedProcess } from '@platform/testing';
+import {
+  http,
+  freePort,
+  makeTempDir,
+  parsePrometheusText,
+  samplesOf,
+  testStack,
+  type ManagedProcess,
+} from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
 import { startOwnApp } from './test/own-apps';
 
 const stack = testStack();
 const READ_USER = 'query ReadUser($id: ID!) { user(id: $id) { id username email } }';
+const TOUCH_USER =
+  'mutation TouchUser($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id } }';
 
 interface Started {
   proc: ManagedProcess;
@@ -21,6 +32,8 @@ describe('identical subgraph reads in flight', () => {
   const dir = makeTempDir('inflight-dedup-');
   let users: Started;
   let gateway: Started;
+  /** The same gateway with the read cache off: no generation, so no read may join another's fetch. */
+  let uncached: Started;
 
   const start = async (name: 'users' | 'gateway', env: Record<string, string>): Promise<Started> => {
     const metricsPort = await freePort();
@@ -41,15 +54,16 @@ describe('identical subgraph reads in flight', () => {
       .reduce((sum, sample) => sum + sample.value, 0);
   };
   const subgraphReads = () => counter(users, 'http_server_requests_total', { method: 'POST' }, /^ReadUser/);
-  const dedup = (result: 'sent' | 'merged') =>
-    counter(gateway, 'subgraph_inflight_reads_total', { upstream: 'users', result });
+  const dedup = (result: 'sent' | 'merged', via: Started = gateway) =>
+    counter(via, 'subgraph_inflight_reads_total', { upstream: 'users', result });
 
   /** Pauses the users subgraph, starts `reads`, waits (bounded) until the gateway holds `expected` of them, resumes. */
   async function whilePaused<T>(
     reads: () => Promise<T>[],
     expected: { sent: number; merged: number },
+    via: Started = gateway,
   ): Promise<T[]> {
-    const before = { sent: await dedup('sent'), merged: await dedup('merged') };
+    const before = { sent: await dedup('sent', via), merged: await dedup('merged', via) };
     users.proc.child.kill('SIGSTOP');
     let pending: Promise<T[]>;
     try {
@@ -57,8 +71,8 @@ describe('identical subgraph reads in flight', () => {
       const deadline = Date.now() + 30_000;
       for (;;) {
         const now = {
-          sent: (await dedup('sent')) - before.sent,
-          merged: (await dedup('merged')) - before.merged,
+          sent: (await dedup('sent', via)) - before.sent,
+          merged: (await dedup('merged', via)) - before.merged,
         };
         if (now.sent + now.merged >= expected.sent + expected.merged || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -75,11 +89,12 @@ describe('identical subgraph reads in flight', () => {
   beforeAll(async () => {
     users = await start('users', {
       MONGO_URL: stack.mongoUrl,
+      REDIS_URL: stack.redisUrl,
       AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
       ITEMS_SUBGRAPH_URL: `${stack.urls['items']}/graphql`,
       POSTS_SUBGRAPH_URL: `${stack.urls['posts']}/graphql`,
     });
-    gateway = await start('gateway', {
+    const gatewayEnv = {
       USERS_SUBGRAPH_URL: `${users.base}/graphql`,
       ITEMS_SUBGRAPH_URL: `${stack.urls['items']}/graphql`,
       AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
@@ -88,7 +103,10 @@ describe('identical subgraph reads in flight', () => {
       SUBGRAPH_TIMEOUT_MS: '60000',
       TOKEN_STATUS_CACHE_TTL_MS: '10000',
       RATE_LIMIT_POINTS: '100000',
-    });
+      REDIS_URL: stack.redisUrl,
+    };
+    gateway = await start('gateway', { ...gatewayEnv, READ_CACHE: 'on' });
+    uncached = await start('gateway', { ...gatewayEnv, READ_CACHE: 'off' });
     const a = await registerAccount(stack.restUrl, 'dedup');
     const b = await registerAccount(stack.restUrl, 'dedup');
     owner = {
@@ -102,19 +120,32 @@ describe('identical subgraph reads in flight', () => {
   afterAll(async () => {
     users?.proc.child.kill('SIGCONT');
     await gateway?.proc.stop();
+    await uncached?.proc.stop();
     await users?.proc.stop();
     dir.remove();
   }, 30_000);
 
-  const read = (token: string) =>
-    http.graphql(`${gateway.base}/graphql`, READ_USER, { id: String(owner.id) }, { token });
-  /** One read per token first: each account check is cached before the subgraph is paused. */
-  const warm = async (...tokens: string[]) => {
-    for (const token of tokens) expect((await read(token)).status).toBe(200);
+  const read = (token: string, via: Started = gateway) =>
+    http.graphql(`${via.base}/graphql`, READ_USER, { id: String(owner.id) }, { token });
+  /**
+   * One read per token first (each account check is cached before the subgraph is paused), then a write: the users
+   * subgraph bumps its generation, so the race's reads all miss the cache under the same new generation.
+   */
+  let touches = 0;
+  const warm = async (tokens: string[], via: Started = gateway) => {
+    for (const token of tokens) expect((await read(token, via)).status).toBe(200);
+    touches += 1;
+    const touched = await http.graphql(
+      `${via.base}/graphql`,
+      TOUCH_USER,
+      { id: String(owner.id), input: { fullName: `Touched ${touches}` } },
+      { token: owner.token },
+    );
+    expect(touched.body.errors).toBeUndefined();
   };
 
   it('when one caller sends the same read ten times at once, then the subgraph serves it once and each gets the answer', async () => {
-    await warm(owner.token);
+    await warm([owner.token]);
     const served = await subgraphReads();
     const answers = await whilePaused(() => Array.from({ length: 10 }, () => read(owner.token)), {
       sent: 1,
@@ -132,7 +163,7 @@ describe('identical subgraph reads in flight', () => {
   });
 
   it("when callers with different rights race the same read, then none shares another's fetch and each gets its own view", async () => {
-    await warm(owner.token, owner.narrowToken, other.token);
+    await warm([owner.token, owner.narrowToken, other.token]);
     const served = await subgraphReads();
     const [own, narrow, others] = await whilePaused(
       () => [read(owner.token), read(owner.narrowToken), read(other.token)],
@@ -150,5 +181,21 @@ describe('identical subgraph reads in flight', () => {
     // Another member (users:read) sees the same profile, but through a fetch of its own (counted above).
     expect(others!.body.errors).toBeUndefined();
     expect(others!.body.data.user.id).toBe(String(owner.id));
+  });
+
+  it('when the read cache is off (no generation), then identical reads in flight are not merged: none may join a fetch sent before a write returned', async () => {
+    await warm([owner.token], uncached);
+    const served = await subgraphReads();
+    const answers = await whilePaused(
+      () => Array.from({ length: 5 }, () => read(owner.token, uncached)),
+      {
+        sent: 5,
+        merged: 0,
+      },
+      uncached,
+    );
+    for (const answer of answers) expect(answer.body.data.user.id).toBe(String(owner.id));
+    expect((await subgraphReads()) - served).toBe(5);
+    expect(await dedup('merged', uncached)).toBe(0);
   });
 });

@@ -23,8 +23,15 @@ export class InFlightReads<T> {
     private readonly copy: (value: T) => T = structuredClone,
   ) {}
 
-  /** Runs `fetch` unless an identical read (`key`) is in flight; then shares its outcome (a copy of it). */
-  run(key: string, fetch: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fetch` unless an identical read (`key`) is in flight; then shares its outcome (a copy of it). Without a key
+   * (a read that may not be shared) it only counts the fetch as sent.
+   */
+  run(key: string | undefined, fetch: () => Promise<T>): Promise<T> {
+    if (key === undefined) {
+      if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'sent' });
+      return fetch();
+    }
     const running = this.pending.get(key);
     if (running) {
       if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'merged' });

@@ -103,8 +103,10 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       answer =
         this.inFlight && query
           ? await this.inFlight.run(
-              // With the cache, only fetches started after the same generation was read may be shared (ADR 0017).
-              `${readKey(body, headers, REQUEST_ID_HEADER)}${cached ? `\ngeneration:${cached.generation}` : ''}`,
+              // Only reads that read the same generation share a fetch: one that started before a write returned then
+              // has another generation. Without a generation (no cache, Redis down) nothing is shared, since a read that
+              // arrives after a write returned could otherwise join a fetch sent before it (ADR 0017).
+              cached && `${readKey(body, headers, REQUEST_ID_HEADER)}\ngeneration:${cached.generation}`,
               () => this.client.post(body, headers),
             )
           : await this.client.post(body, headers);
