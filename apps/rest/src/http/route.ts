@@ -50,7 +50,11 @@ export interface RouteDefinition<
   description?: string;
   tags: string[];
   security: Security;
-  /** Scope the operation needs, documented in OpenAPI (the subgraphs enforce it). */
+  /**
+   * Scope the operation needs: OpenAPI shows it and the subgraphs enforce it (the facade cannot: an API key's scopes
+   * are known only once the gateway exchanges it). apps/rest/test/route-scopes.e2e.ts holds the two together: every
+   * declaration is called over the stack without the scope (403) and with only it (not refused).
+   */
   scope?: string;
   params?: P;
   query?: Q;

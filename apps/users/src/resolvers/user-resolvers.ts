@@ -1,6 +1,7 @@
 /** Resolvers of the User type: field mapping from the stored document, and entity references for federation. */
 import { isEntityId } from '@platform/contracts';
 import { AppError } from '@platform/errors';
+import { isAdmin } from '@platform/auth';
 import type { UserDocument } from '../data-access/user-repository';
 import type { UsersContext } from '../context';
 import type { Resolvers } from '../__generated__/resolvers-types';
@@ -11,13 +12,18 @@ export const registeredInRequest = new WeakSet<UserDocument>();
 /**
  * The e-mail address is personal data: other subgraphs reach users through entity references (`Item.owner`,
  * `Post.author`), so a caller holding only `items:read` or `posts:read` sees usernames but not e-mail addresses.
+ * Whoever may write the record (itself, or an admin with `users:write`) sees it too: a write declared to need only
+ * `users:write` (PUT/PATCH, activate, a password reset) answers the record it wrote, e-mail included.
  */
 function canSeeEmail(user: UserDocument, context: UsersContext): boolean {
   const principal = context.principal;
   if (registeredInRequest.has(user)) return true;
   if (!principal) return false;
   return (
-    principal.kind === 'service' || principal.userId === user._id || principal.scopes.includes('users:read')
+    principal.kind === 'service' ||
+    principal.userId === user._id ||
+    principal.scopes.includes('users:read') ||
+    (principal.scopes.includes('users:write') && isAdmin(principal))
   );
 }
 
