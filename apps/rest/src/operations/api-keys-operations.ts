@@ -8,7 +8,7 @@ import {
   UpdateApiKeyDocument,
 } from './__generated__/operations';
 
-export type { ApiKeyFieldsFragment } from './__generated__/operations';
+export type { ApiKeyFieldsFragment, CreateApiKeyMutation } from './__generated__/operations';
 
 export const CreateApiKey = operation(CreateApiKeyDocument);
 export const ListApiKeys = operation(ListApiKeysDocument);
