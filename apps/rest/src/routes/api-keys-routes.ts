@@ -9,10 +9,9 @@ import {
   ApiKeyCreated,
   ApiKeyPublic,
   ApiKeyUpdate,
-  entityIdParam,
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import { defineRoute } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http/route';
 import { versionTag } from '../http/conditional';
 import {
   CreateApiKey,
@@ -21,9 +20,11 @@ import {
   RevokeApiKey,
   UpdateApiKey,
   type ApiKeyFieldsFragment,
+  type CreateApiKeyMutation,
 } from '../operations/api-keys-operations';
+import { idParams } from './record-routes';
 
-const ApiKeyIdParams = z.object({ key_id: entityIdParam('API key id, an integer >= 1') });
+const ApiKeyIdParams = idParams({ key_id: 'API key' });
 
 const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   id: Number(key.id),
@@ -32,6 +33,13 @@ const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   prefix: key.prefix,
   created_at: key.createdAt,
   last_used_at: key.lastUsedAt,
+});
+
+/** The one answer that carries the key itself: never cached. */
+const toApiKeyCreated = ({ id, name, scopes, key, createdAt }: CreateApiKeyMutation['createApiKey']) => ({
+  status: 201,
+  body: { id: Number(id), name, scopes, key, created_at: createdAt },
+  headers: { 'cache-control': 'no-store' },
 });
 
 /** One key with its strong ETag: the version a rename or a recorded use moves (If-Match on PATCH and DELETE). */
@@ -43,8 +51,31 @@ const apiKeyResponse = (key: ApiKeyFieldsFragment, version: number | undefined) 
 
 const OWN_KEYS_ONLY = "Another user's key is reported as not found.";
 
+/** Every API key route: a login token (an API key cannot manage keys), the caller's own keys only. */
+const keysRoute = <P extends z.ZodType, B extends z.ZodType>(
+  route: Omit<RouteDefinition<P, z.ZodType, B>, 'tags' | 'security'>,
+): RouteDefinition => defineRoute<P, z.ZodType, B>({ tags: ['api-keys'], security: 'bearer', ...route });
+
+/** A route on one of the caller's keys (`/api-keys/:key_id`): versioned, the id in the path. */
+const ownKeyRoute = <B extends z.ZodType = z.ZodType>({
+  description,
+  ...route
+}: Omit<
+  RouteDefinition<typeof ApiKeyIdParams, z.ZodType, B>,
+  'path' | 'tags' | 'security' | 'params' | 'versioned'
+> & {
+  description: string;
+}): RouteDefinition =>
+  keysRoute<typeof ApiKeyIdParams, B>({
+    path: '/api-keys/:key_id',
+    description: `${OWN_KEYS_ONLY} ${description}`,
+    params: ApiKeyIdParams,
+    versioned: true,
+    ...route,
+  });
+
 export const apiKeysRoutes = [
-  defineRoute({
+  keysRoute({
     method: 'post',
     path: '/api-keys',
     operationId: 'createApiKey',
@@ -52,96 +83,62 @@ export const apiKeysRoutes = [
     description:
       'The key is returned in this response only and stored as a digest. Its scopes must be ones the bearer token holds. ' +
       'Send it as `X-API-Key`, `?api_key=` or cookie `api_key` on endpoints that accept API keys.',
-    tags: ['api-keys'],
-    security: 'bearer',
     body: ApiKeyCreate,
     responses: {
       201: { description: 'The created key, with the secret', schema: ApiKeyCreated },
       409: { description: 'Too many keys' },
     },
     handler: async ({ body, gateway, credentials }) => {
-      const data = await gateway.execute(
-        CreateApiKey,
-        { input: { name: body.name, scopes: body.scopes } },
-        credentials,
-      );
-      const created = data.createApiKey;
-      return {
-        status: 201,
-        body: {
-          id: Number(created.id),
-          name: created.name,
-          scopes: created.scopes,
-          key: created.key,
-          created_at: created.createdAt,
-        },
-        headers: { 'cache-control': 'no-store' },
-      };
+      const input = { name: body.name, scopes: body.scopes };
+      return toApiKeyCreated((await gateway.execute(CreateApiKey, { input }, credentials)).createApiKey);
     },
   }),
-  defineRoute({
+  keysRoute({
     method: 'get',
     path: '/api-keys',
     operationId: 'listApiKeys',
     summary: "List the caller's API keys",
     description: "The caller's own keys (admins included), oldest first; never the key or its digest.",
-    tags: ['api-keys'],
-    security: 'bearer',
     responses: { 200: { description: 'The keys', schema: z.array(ApiKeyPublic).max(API_KEYS_PER_USER_MAX) } },
     handler: async ({ gateway, credentials }) => {
       const data = await gateway.execute(ListApiKeys, {}, credentials);
       return { status: 200, body: data.apiKeys.map(toApiKeyPublic) };
     },
   }),
-  defineRoute({
+  ownKeyRoute({
     method: 'get',
-    path: '/api-keys/:key_id',
     operationId: 'getApiKey',
     summary: 'Retrieve one of your API keys',
-    description: `${OWN_KEYS_ONLY} Never the key or its digest.`,
-    tags: ['api-keys'],
-    security: 'bearer',
-    params: ApiKeyIdParams,
+    description: 'Never the key or its digest.',
     responses: { 200: { description: 'The key', schema: ApiKeyPublic } },
-    versioned: true,
     handler: async ({ params, gateway, credentials, version }) => {
-      const data = await gateway.execute(GetApiKey, { id: String(params.key_id) }, credentials);
-      if (!data.apiKey) throw notFound('API key', params.key_id);
-      return apiKeyResponse(data.apiKey, version);
+      const { apiKey } = await gateway.execute(GetApiKey, { id: String(params.key_id) }, credentials);
+      if (!apiKey) throw notFound('API key', params.key_id);
+      return apiKeyResponse(apiKey, version);
     },
   }),
-  defineRoute({
+  ownKeyRoute({
     method: 'patch',
-    path: '/api-keys/:key_id',
     operationId: 'updateApiKey',
     summary: 'Rename an API key',
-    description: `${OWN_KEYS_ONLY} Only the name changes; a key's scopes are fixed when it is created. A recorded use (\`last_used_at\`, at most once a minute) is a new version too, so an \`If-Match\` read before it meets 412.`,
-    tags: ['api-keys'],
-    security: 'bearer',
-    params: ApiKeyIdParams,
+    description:
+      "Only the name changes; a key's scopes are fixed when it is created. A recorded use (`last_used_at`, at most once a minute) is a new version too, so an `If-Match` read before it meets 412.",
     body: ApiKeyUpdate,
     responses: { 200: { description: 'The key after the change', schema: ApiKeyPublic } },
-    versioned: true,
     handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
-      const data = await gateway.execute(
-        UpdateApiKey,
-        { id: String(params.key_id), input: { name: body.name }, expectedVersion },
-        credentials,
+      const variables = { id: String(params.key_id), input: { name: body.name }, expectedVersion };
+      return apiKeyResponse(
+        (await gateway.execute(UpdateApiKey, variables, credentials)).updateApiKey,
+        version,
       );
-      return apiKeyResponse(data.updateApiKey, version);
     },
   }),
-  defineRoute({
+  ownKeyRoute({
     method: 'delete',
-    path: '/api-keys/:key_id',
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
-    description: `${OWN_KEYS_ONLY} The gateway may accept a revoked key for a few more seconds (its verification cache).`,
-    tags: ['api-keys'],
-    security: 'bearer',
-    params: ApiKeyIdParams,
+    description: 'The gateway may accept a revoked key for a few more seconds (its verification cache).',
     responses: { 204: { description: 'Revoked' } },
-    versioned: true,
     handler: async ({ params, gateway, credentials, expectedVersion }) => {
       await gateway.execute(RevokeApiKey, { id: String(params.key_id), expectedVersion }, credentials);
       return { status: 204 };

@@ -2,8 +2,9 @@
  * The token endpoints: login (`/token`, `/auth/token`; form-encoded or JSON), refresh-token rotation and logout.
  * All are public (the password or the refresh token is the credential); the auth subgraph does the work.
  */
+import type { z } from 'zod';
 import { RefreshTokenRequest, TokenRequest, TokenResponse } from '@platform/contracts';
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteContext, type RouteDefinition } from '../http/route';
 import { Login, Logout, RefreshToken, type TokenPairFieldsFragment } from '../operations/auth-operations';
 
 /** Token responses must never be cached (RFC 6749 section 5.1). */
@@ -17,56 +18,75 @@ const toTokenResponse = (pair: TokenPairFieldsFragment) => ({
   scope: pair.scopes.join(' '),
 });
 
-const loginRoute = (path: string, operationId: string): RouteDefinition =>
-  defineRoute({
+/**
+ * A route that issues a token pair: public (the password or the refresh token is the credential), never cached, and
+ * its Idempotency-Key checked but nothing stored, so no token ever sits in Redis.
+ */
+const tokenPairRoute = <B extends z.ZodType>({
+  issued,
+  refused,
+  issue,
+  ...route
+}: Pick<
+  RouteDefinition<z.ZodType, z.ZodType, B>,
+  'path' | 'operationId' | 'summary' | 'description' | 'body' | 'bodyTypes'
+> & {
+  issued: string;
+  refused: string;
+  issue: (context: RouteContext<unknown, unknown, z.infer<B>>) => Promise<TokenPairFieldsFragment>;
+}): RouteDefinition =>
+  defineRoute<z.ZodType, z.ZodType, B>({
+    ...route,
     method: 'post',
-    path,
     idempotency: 'validate-only',
+    tags: ['auth'],
+    security: 'public',
+    responses: {
+      200: { description: issued, schema: TokenResponse },
+      401: { description: refused },
+    },
+    handler: async (context) => ({
+      status: 200,
+      body: toTokenResponse(await issue(context)),
+      headers: NO_STORE,
+    }),
+  });
+
+const loginRoute = (path: string, operationId: string): RouteDefinition =>
+  tokenPairRoute({
+    path,
     operationId,
     summary: 'Log in: exchange username and password for tokens',
     description:
       'A wrong username, a wrong password and an inactive account all fail alike with `Incorrect username or password` ' +
       '(status LOGIN_FAILURE_STATUS, 401 by default). `scope` (space-separated) narrows the access token; a scope the ' +
       'role does not grant, or an unknown one, is a validation error on `scope`.',
-    tags: ['auth'],
-    security: 'public',
     body: TokenRequest,
     bodyTypes: ['form', 'json'],
-    responses: {
-      200: { description: 'Access and refresh token', schema: TokenResponse },
-      401: { description: 'Incorrect username or password (or 400, as LOGIN_FAILURE_STATUS configures)' },
-    },
-    handler: async ({ body, gateway, credentials }) => {
+    issued: 'Access and refresh token',
+    refused: 'Incorrect username or password (or 400, as LOGIN_FAILURE_STATUS configures)',
+    issue: async ({ body, gateway, credentials }) => {
       const variables = { username: body.username, password: body.password, scope: body.scope ?? null };
-      const data = await gateway.execute(Login, variables, credentials);
-      return { status: 200, body: toTokenResponse(data.login), headers: NO_STORE };
+      return (await gateway.execute(Login, variables, credentials)).login;
     },
   });
 
 export const authRoutes = [
   loginRoute('/token', 'createToken'),
   loginRoute('/auth/token', 'createAuthToken'),
-  defineRoute({
-    method: 'post',
+  tokenPairRoute({
     path: '/auth/refresh',
-    idempotency: 'validate-only',
     operationId: 'refreshToken',
     summary: 'Rotate a refresh token',
     description:
       'Returns a new access token and a new refresh token; the presented one stops working. Presenting an already rotated ' +
       'token again revokes every token of its login (401 `Invalid refresh token`).',
-    tags: ['auth'],
-    security: 'public',
     body: RefreshTokenRequest,
     bodyTypes: ['json', 'form'],
-    responses: {
-      200: { description: 'A new token pair', schema: TokenResponse },
-      401: { description: 'Unknown, expired, revoked or reused refresh token' },
-    },
-    handler: async ({ body, gateway, credentials }) => {
-      const data = await gateway.execute(RefreshToken, { refreshToken: body.refresh_token }, credentials);
-      return { status: 200, body: toTokenResponse(data.refreshToken), headers: NO_STORE };
-    },
+    issued: 'A new token pair',
+    refused: 'Unknown, expired, revoked or reused refresh token',
+    issue: async ({ body, gateway, credentials }) =>
+      (await gateway.execute(RefreshToken, { refreshToken: body.refresh_token }, credentials)).refreshToken,
   }),
   defineRoute({
     method: 'post',

@@ -56,7 +56,7 @@ interface RouteText {
 }
 
 /** The data of an operation with one root field: that field's value. */
-const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] as T;
+export const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] as T;
 
 export function recordRoutes<N extends { version: number }, P extends z.ZodType>(resource: RecordResource<N, P>) {
   const declared = {

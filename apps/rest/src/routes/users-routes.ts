@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import {
-  entityIdParam,
   ResetPassword as ResetPasswordBody,
   UserCreate,
   UserPublic,
@@ -13,7 +12,8 @@ import {
   UserUpdate,
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import { defineRoute } from '../http/route';
+import type { Operation } from '../gateway/gateway-client';
+import { defineRoute, type RouteDefinition, type Security } from '../http/route';
 import { versionTag } from '../http/conditional';
 import {
   ActivateUser,
@@ -27,10 +27,11 @@ import {
   UpdateUser,
   type UserFieldsFragment,
 } from '../operations/users-operations';
+import { idParams, rootOf } from './record-routes';
 import { toUserPublic } from './user-representation';
 import { listUsersRoute } from './users-list-route';
 
-const UserIdParams = z.object({ user_id: entityIdParam('User id, an integer >= 1') });
+const UserIdParams = idParams({ user_id: 'User' });
 
 const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -43,6 +44,85 @@ const userResponse = (user: UserFieldsFragment, version: number | undefined) => 
 
 const ownerOrAdmin =
   'Needs `users:write`; a member may act only on its own account, an admin on every account.';
+
+/** A route on one account (`/users/:user_id...`): tagged users, the id in the path, `users:write` unless it says. */
+const accountRoute = <Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  route: Omit<RouteDefinition<typeof UserIdParams, Q, B>, 'tags' | 'params' | 'security' | 'scope'> & {
+    security?: Security;
+    scope?: string;
+  },
+): RouteDefinition =>
+  defineRoute<typeof UserIdParams, Q, B>({
+    tags: ['users'],
+    security: 'bearer',
+    scope: 'users:write',
+    params: UserIdParams,
+    ...route,
+  });
+
+/** PUT or PATCH of an account's own fields, checked against `If-Match`; `input` maps the body to the GraphQL input. */
+const accountWrite = <B extends z.ZodType>(
+  method: 'put' | 'patch',
+  {
+    operation,
+    input,
+    description,
+    ...text
+  }: {
+    operationId: string;
+    summary: string;
+    description: string;
+    body: B;
+    operation: Operation<Record<string, UserFieldsFragment>>;
+    input: (body: z.infer<B>) => Record<string, unknown>;
+  },
+): RouteDefinition =>
+  accountRoute<z.ZodType, B>({
+    ...text,
+    method,
+    path: '/users/:user_id',
+    description: `${ownerOrAdmin} ${description} Fields other than \`email\` and \`full_name\` (role, is_active, id, password, ...) are rejected with a validation error.`,
+    responses: {
+      200: { description: 'The updated user', schema: UserPublic },
+      409: { description: 'E-mail already registered' },
+    },
+    versioned: true,
+    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
+      const variables = { id: String(params.user_id), input: input(body), expectedVersion };
+      return userResponse(rootOf(await gateway.execute(operation, variables, credentials)), version);
+    },
+  });
+
+/** POST /users/:user_id/<action>: an account action answered with the user after it (`input` when it has a body). */
+const accountAction = <B extends z.ZodType = z.ZodType>({
+  action,
+  operation,
+  input,
+  answered,
+  ...text
+}: {
+  action: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  body?: B;
+  operation: Operation<Record<string, UserFieldsFragment>>;
+  input?: (body: z.infer<B>) => Record<string, unknown>;
+  answered: string;
+}): RouteDefinition =>
+  accountRoute<z.ZodType, B>({
+    ...text,
+    method: 'post',
+    path: `/users/:user_id/${action}`,
+    responses: { 200: { description: answered, schema: UserPublic } },
+    handler: async ({ params, body, gateway, credentials }) => {
+      const variables = { id: String(params.user_id), ...(input ? { input: input(body) } : {}) };
+      return {
+        status: 200,
+        body: toUserPublic(rootOf(await gateway.execute(operation, variables, credentials))),
+      };
+    },
+  });
 
 export const usersRoutes = [
   defineRoute({
@@ -84,95 +164,51 @@ export const usersRoutes = [
       return userResponse(data.me, version);
     },
   }),
-  defineRoute({
+  accountRoute({
     method: 'get',
     path: '/users/:user_id',
     operationId: 'getUser',
     summary: 'Retrieve a user',
     description: 'An inactive user is 404 unless `include_inactive=true`.',
-    tags: ['users'],
     security: 'bearer-or-api-key',
     scope: 'users:read',
-    params: UserIdParams,
     query: z.object({
       include_inactive: booleanQuery.optional().describe('Also return an inactive user (default false)'),
     }),
     responses: { 200: { description: 'The user', schema: UserPublic } },
     versioned: true,
     handler: async ({ params, query, gateway, credentials, version }) => {
-      const data = await gateway.execute(
-        GetUser,
-        { id: String(params.user_id), includeInactive: query.include_inactive ?? false },
-        credentials,
-      );
-      if (!data.user) throw notFound('User', params.user_id);
-      return userResponse(data.user, version);
+      const variables = { id: String(params.user_id), includeInactive: query.include_inactive ?? false };
+      const { user } = await gateway.execute(GetUser, variables, credentials);
+      if (!user) throw notFound('User', params.user_id);
+      return userResponse(user, version);
     },
   }),
-  defineRoute({
-    method: 'put',
-    path: '/users/:user_id',
+  accountWrite('put', {
     operationId: 'replaceUser',
     summary: "Replace a user's updatable fields",
-    description: `${ownerOrAdmin} \`email\` is required; an omitted \`full_name\` becomes null. Fields other than \`email\` and \`full_name\` (role, is_active, id, password, ...) are rejected with a validation error.`,
-    tags: ['users'],
-    security: 'bearer',
-    scope: 'users:write',
-    params: UserIdParams,
+    description: '`email` is required; an omitted `full_name` becomes null.',
     body: UserReplace,
-    responses: {
-      200: { description: 'The updated user', schema: UserPublic },
-      409: { description: 'E-mail already registered' },
-    },
-    versioned: true,
-    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
-      const input = { email: body.email, fullName: body.full_name ?? null };
-      const data = await gateway.execute(
-        ReplaceUser,
-        { id: String(params.user_id), input, expectedVersion },
-        credentials,
-      );
-      return userResponse(data.replaceUser, version);
-    },
+    operation: ReplaceUser,
+    input: (body) => ({ email: body.email, fullName: body.full_name ?? null }),
   }),
-  defineRoute({
-    method: 'patch',
-    path: '/users/:user_id',
+  accountWrite('patch', {
     operationId: 'updateUser',
     summary: "Update some of a user's fields",
-    description: `${ownerOrAdmin} Only the given fields change. Fields other than \`email\` and \`full_name\` (role, is_active, id, password, ...) are rejected with a validation error.`,
-    tags: ['users'],
-    security: 'bearer',
-    scope: 'users:write',
-    params: UserIdParams,
+    description: 'Only the given fields change.',
     body: UserUpdate,
-    responses: {
-      200: { description: 'The updated user', schema: UserPublic },
-      409: { description: 'E-mail already registered' },
-    },
-    versioned: true,
-    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
-      const input: Record<string, unknown> = {};
-      if (body.email !== undefined) input['email'] = body.email;
-      if (body.full_name !== undefined) input['fullName'] = body.full_name;
-      const data = await gateway.execute(
-        UpdateUser,
-        { id: String(params.user_id), input, expectedVersion },
-        credentials,
-      );
-      return userResponse(data.updateUser, version);
-    },
+    operation: UpdateUser,
+    input: (body) => ({
+      ...(body.email !== undefined ? { email: body.email } : {}),
+      ...(body.full_name !== undefined ? { fullName: body.full_name } : {}),
+    }),
   }),
-  defineRoute({
+  accountRoute({
     method: 'delete',
     path: '/users/:user_id',
     operationId: 'deleteUser',
     summary: 'Delete a user and everything it owns',
     description: `${ownerOrAdmin} Irreversible. The user's credential, refresh tokens, API keys and items are deleted, and its posts with all their comments and likes; its comments and likes on other posts are removed too (those posts' like counts drop). If a service is unavailable the answer is 503 and a retry completes the deletion (docs/decisions/0002-user-deletion-cascades.md).`,
-    tags: ['users'],
-    security: 'bearer',
-    scope: 'users:write',
-    params: UserIdParams,
     responses: { 204: { description: 'Deleted; empty body' } },
     versioned: true,
     handler: async ({ params, gateway, credentials, expectedVersion }) => {
@@ -180,60 +216,36 @@ export const usersRoutes = [
       return { status: 204 };
     },
   }),
-  defineRoute({
-    method: 'post',
-    path: '/users/:user_id/activate',
+  accountAction({
+    action: 'activate',
     operationId: 'activateUser',
     summary: 'Activate a user',
     description:
       'Sets `is_active` true. Admin only (`users:write`), so a member deactivated by an admin cannot re-activate itself.',
-    tags: ['users'],
-    security: 'bearer',
-    scope: 'users:write',
-    params: UserIdParams,
-    responses: { 200: { description: 'The user, now active', schema: UserPublic } },
-    handler: async ({ params, gateway, credentials }) => {
-      const data = await gateway.execute(ActivateUser, { id: String(params.user_id) }, credentials);
-      return { status: 200, body: toUserPublic(data.activateUser) };
-    },
+    operation: ActivateUser,
+    answered: 'The user, now active',
   }),
-  defineRoute({
-    method: 'post',
-    path: '/users/:user_id/deactivate',
+  accountAction({
+    action: 'deactivate',
     operationId: 'deactivateUser',
     summary: 'Deactivate a user',
     description:
       'Sets `is_active` false: the user can no longer log in or refresh tokens. Admin only (`users:write`).',
-    tags: ['users'],
-    security: 'bearer',
-    scope: 'users:write',
-    params: UserIdParams,
-    responses: { 200: { description: 'The user, now inactive', schema: UserPublic } },
-    handler: async ({ params, gateway, credentials }) => {
-      const data = await gateway.execute(DeactivateUser, { id: String(params.user_id) }, credentials);
-      return { status: 200, body: toUserPublic(data.deactivateUser) };
-    },
+    operation: DeactivateUser,
+    answered: 'The user, now inactive',
   }),
-  defineRoute({
-    method: 'post',
-    path: '/users/:user_id/reset-password',
+  accountAction({
+    action: 'reset-password',
     operationId: 'resetUserPassword',
     summary: 'Set a new password',
     description:
       "Users reset their own password with `current_password`; an admin may reset anyone's and omit it. Every refresh token of the user is revoked (needs `users:write`).",
-    tags: ['users'],
-    security: 'bearer',
-    scope: 'users:write',
-    params: UserIdParams,
     body: ResetPasswordBody,
-    responses: { 200: { description: 'The user whose password was reset', schema: UserPublic } },
-    handler: async ({ params, body, gateway, credentials }) => {
-      const input = {
-        newPassword: body.new_password,
-        ...(body.current_password !== undefined ? { currentPassword: body.current_password } : {}),
-      };
-      const data = await gateway.execute(ResetPassword, { id: String(params.user_id), input }, credentials);
-      return { status: 200, body: toUserPublic(data.resetPassword) };
-    },
+    operation: ResetPassword,
+    input: (body) => ({
+      newPassword: body.new_password,
+      ...(body.current_password !== undefined ? { currentPassword: body.current_password } : {}),
+    }),
+    answered: 'The user whose password was reset',
   }),
 ];
