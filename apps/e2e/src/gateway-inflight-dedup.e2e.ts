@@ -4,9 +4,17 @@
  * paused (SIGSTOP) while the reads arrive, so they are all in flight at once whatever the machine's speed; the gateway's
  * dedup counter says when they are, then the subgraph resumes and its own request counter says how many it served.
  */
-import { http, freePort, makeTempDir, parsePrometheusText, samplesOf, testStack, type ManagedProcess } from '@platform/testing';
+import {
+  http,
+  freePort,
+  makeTempDir,
+  parsePrometheusText,
+  samplesOf,
+  startExtraApp,
+  testStack,
+  type ManagedProcess,
+} from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
-import { startOwnApp } from './test/own-apps';
 
 const stack = testStack();
 const READ_USER = 'query ReadUser($id: ID!) { user(id: $id) { id username email } }';
@@ -24,7 +32,7 @@ describe('identical subgraph reads in flight', () => {
 
   const start = async (name: 'users' | 'gateway', env: Record<string, string>): Promise<Started> => {
     const metricsPort = await freePort();
-    const { proc, base } = await startOwnApp(name, dir.path, { METRICS_PORT: String(metricsPort), ...env });
+    const { process: proc, url: base } = await startExtraApp(name, { METRICS_PORT: String(metricsPort), ...env }, dir.path);
     return { proc, base, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
   };
 
