@@ -2,28 +2,20 @@
  * Component test against the real FerretDB: credentials are unique by username case-insensitively and found by it so
  * at login, also for credentials stored before the folded username existed (start-up fills it in first).
  */
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { ensureIndexes } from '@platform/mongo';
-import { testStack } from '@platform/testing';
+import { suiteDatabases } from '@platform/testing';
 import { CREDENTIALS_COLLECTION, CredentialRepository, credentialIndexes } from '../src/data-access/credential-repository';
 
-const stack = testStack();
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const created = new Date('2025-01-01T00:00:00Z');
 const credential = (id: number, username: string) => ({ _id: id, username, passwordHash: 'x', createdAt: created, updatedAt: created });
 
 describe('credential indexes', () => {
-  let client: MongoClient;
+  const databases = suiteDatabases();
   let db: Db;
 
-  beforeAll(async () => {
-    client = await MongoClient.connect(stack.mongoUrl);
-    db = client.db(`test_credentials_${unique()}`);
-  });
-
-  afterAll(async () => {
-    await db.dropDatabase();
-    await client.close();
+  beforeAll(() => {
+    db = databases.fresh('test_credentials_');
   });
 
   it('when credentials predate the folded username, then start-up fills it in, and login lookups and uniqueness ignore case', async () => {

@@ -11,11 +11,11 @@ import {
   makeTempDir,
   parsePrometheusText,
   samplesOf,
+  startExtraApp,
   testStack,
   type ManagedProcess,
 } from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
-import { startOwnApp } from './test/own-apps';
 
 const stack = testStack();
 const READ_USER = 'query ReadUser($id: ID!) { user(id: $id) { id username email } }';
@@ -35,9 +35,18 @@ describe('identical subgraph reads in flight', () => {
   /** The same gateway with the read cache off: no generation, so no read may join another's fetch. */
   let uncached: Started;
 
-  const start = async (name: 'users' | 'gateway', env: Record<string, string>): Promise<Started> => {
+  const start = async (
+    name: 'users' | 'gateway',
+    env: Record<string, string>,
+    logName?: string,
+  ): Promise<Started> => {
     const metricsPort = await freePort();
-    const { proc, base } = await startOwnApp(name, dir.path, { METRICS_PORT: String(metricsPort), ...env });
+    const { process: proc, url: base } = await startExtraApp(
+      name,
+      { METRICS_PORT: String(metricsPort), ...env },
+      dir.path,
+      logName,
+    );
     return { proc, base, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
   };
 
@@ -106,7 +115,7 @@ describe('identical subgraph reads in flight', () => {
       REDIS_URL: stack.redisUrl,
     };
     gateway = await start('gateway', { ...gatewayEnv, READ_CACHE: 'on' });
-    uncached = await start('gateway', { ...gatewayEnv, READ_CACHE: 'off' });
+    uncached = await start('gateway', { ...gatewayEnv, READ_CACHE: 'off' }, 'gateway-uncached');
     const a = await registerAccount(stack.restUrl, 'dedup');
     const b = await registerAccount(stack.restUrl, 'dedup');
     owner = {

@@ -7,9 +7,16 @@
  * classification of the driver's error, not the gateway giving up.
  */
 import { join } from 'node:path';
-import { http, makeTempDir, startFerretDb, testStack, type ManagedProcess, type RunningInfra } from '@platform/testing';
+import {
+  http,
+  makeTempDir,
+  startExtraApp,
+  startFerretDb,
+  testStack,
+  type ManagedProcess,
+  type RunningInfra,
+} from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
-import { startOwnApp } from './test/own-apps';
 
 jest.setTimeout(180_000);
 
@@ -28,9 +35,9 @@ describe('the database down and back', () => {
   let gatewayUrl: string;
 
   const start = async (name: 'items' | 'posts' | 'gateway' | 'rest', env: Record<string, string>) => {
-    const { proc, base } = await startOwnApp(name, dir.path, env);
-    processes.push(proc);
-    return base;
+    const { process, url } = await startExtraApp(name, env, dir.path);
+    processes.push(process);
+    return url;
   };
 
   beforeAll(async () => {

@@ -4,15 +4,7 @@
  */
 import { connect } from 'node:net';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import {
-  freePort,
-  http,
-  makeTempDir,
-  startApp,
-  testStack,
-  waitForHttpOk,
-  type ManagedProcess,
-} from '@platform/testing';
+import { expectPreflightAllowed, http, suiteApps, testStack } from '@platform/testing';
 
 const stack = testStack();
 const token = signAccessToken(
@@ -55,48 +47,19 @@ describe('HTTP hardening of the REST facade (shared stack)', () => {
 
 describe('CORS allowlist and request timeout (own facade)', () => {
   const ORIGIN = 'https://app.example.test';
-  const dir = makeTempDir('rest-http-');
-  let rest: ManagedProcess;
+  const apps = suiteApps('rest-http-');
   let base: string;
   let port: number;
 
   beforeAll(async () => {
-    port = await freePort();
-    rest = startApp('rest', {
-      rootDir: stack.rootDir,
-      logDir: dir.path,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        JWT_SECRET: stack.jwtSecret,
-        GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
-        CORS_ORIGINS: `${ORIGIN},https://admin.example.test/`,
-        REQUEST_TIMEOUT_MS: '1000',
-      },
-    });
-    base = `http://127.0.0.1:${port}`;
-    await waitForHttpOk(`${base}/readyz`, 30_000, () => rest.child.exitCode === null);
+    ({ url: base, port } = await apps.start('rest', {
+      CORS_ORIGINS: `${ORIGIN},https://admin.example.test/`,
+      REQUEST_TIMEOUT_MS: '1000',
+    }));
   }, 60_000);
 
-  afterAll(async () => {
-    await rest?.stop();
-    dir.remove();
-  }, 30_000);
-
   it('when an allowlisted origin sends a preflight, then it is answered 204 with the allowed methods and headers', async () => {
-    const response = await fetch(`${base}/items/`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: ORIGIN,
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization, content-type',
-      },
-    });
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
+    const response = await expectPreflightAllowed(`${base}/items/`, ORIGIN, 'authorization, content-type');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('vary')).toMatch(/origin/i);
   });

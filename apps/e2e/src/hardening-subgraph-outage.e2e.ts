@@ -9,9 +9,8 @@ import {
   freePort,
   http,
   makeTempDir,
-  startApp,
+  startExtraApp,
   testStack,
-  waitForHttpOk,
   type ManagedProcess,
 } from '@platform/testing';
 
@@ -43,22 +42,8 @@ describe('a hanging or stopped subgraph', () => {
   let restUrl: string;
 
   const start = async (name: 'users' | 'gateway' | 'rest', env: Record<string, string>) => {
-    const port = await freePort();
-    const proc = startApp(name, {
-      rootDir: stack.rootDir,
-      logDir: dir.path,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET: stack.jwtSecret,
-        APOLLO_TELEMETRY_DISABLED: 'true',
-        PORT: String(port),
-        ...env,
-      },
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttpOk(`${base}/readyz`, 30_000, () => proc.child.exitCode === null);
-    return { proc, base };
+    const { process, url } = await startExtraApp(name, env, dir.path);
+    return { proc: process, base: url };
   };
 
   beforeAll(async () => {

@@ -197,6 +197,14 @@ describe('user deletion cascade (internal purge mutations)', () => {
     http.graphql(`${stack.urls[name]}/graphql`, query, variables, { token, headers: secretHeaders });
   const PURGE_OWNER = 'mutation ($userId: ID!) { _purgeOwner(userId: $userId) }';
   const PURGE_AUTHOR = 'mutation ($userId: ID!) { _purgeAuthor(userId: $userId) }';
+  /** Two fresh members: `gone` with an item and a post, `other` with a post. */
+  const doomedAndKept = async (gonePrefix: string, otherPrefix: string) => {
+    const [gone, other] = [await member(gonePrefix), await member(otherPrefix)];
+    const item = await http.post(rest('/items/'), { token: gone.token, json: { name: 'doomed', price: 1 } });
+    const ownPost = await http.post(rest('/posts'), { token: gone.token, json: { title: 'mine', body: 'b' } });
+    const otherPost = await http.post(rest('/posts'), { token: other.token, json: { title: 'theirs', body: 'b' } });
+    return { gone, other, item, ownPost, otherPost };
+  };
 
   it('when a member or the gateway calls a purge, then it is refused', async () => {
     const caller = await member('purgx');
@@ -217,19 +225,10 @@ describe('user deletion cascade (internal purge mutations)', () => {
   });
 
   it("when a user's data is purged, then items, posts (with their comments and likes), comments and likes go, and like counts drop", async () => {
-    const [gone, other] = [await member('purga'), await member('purgb')];
-    const item = await http.post(rest('/items/'), { token: gone.token, json: { name: 'doomed', price: 1 } });
+    const { gone, other, item, ownPost, otherPost } = await doomedAndKept('purga', 'purgb');
     const keptItem = await http.post(rest('/items/'), {
       token: other.token,
       json: { name: 'kept', price: 1 },
-    });
-    const ownPost = await http.post(rest('/posts'), {
-      token: gone.token,
-      json: { title: 'mine', body: 'b' },
-    });
-    const otherPost = await http.post(rest('/posts'), {
-      token: other.token,
-      json: { title: 'theirs', body: 'b' },
     });
     await http.post(rest(`/posts/${ownPost.body.id}/comments`), {
       token: other.token,
@@ -272,16 +271,7 @@ describe('user deletion cascade (internal purge mutations)', () => {
   });
 
   it('when a member deletes their own account over REST, then their items, posts and likes are gone too', async () => {
-    const [gone, other] = [await member('purgc'), await member('purgd')];
-    const item = await http.post(rest('/items/'), { token: gone.token, json: { name: 'doomed', price: 1 } });
-    const ownPost = await http.post(rest('/posts'), {
-      token: gone.token,
-      json: { title: 'mine', body: 'b' },
-    });
-    const otherPost = await http.post(rest('/posts'), {
-      token: other.token,
-      json: { title: 'theirs', body: 'b' },
-    });
+    const { gone, other, item, ownPost, otherPost } = await doomedAndKept('purgc', 'purgd');
     expect(
       (await http.post(rest(`/posts/${otherPost.body.id}/like`), { token: gone.token })).body.like_count,
     ).toBe(1);

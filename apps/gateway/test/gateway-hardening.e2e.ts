@@ -6,16 +6,13 @@
 import { createHmac } from 'node:crypto';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
 import {
-  freePort,
-  http,
-  makeTempDir,
-  stackSubgraphSecret,
-  startApp,
-  testStack,
-  waitForHttpOk,
-  type ManagedProcess,
   errorCodes as codesOf,
+  expectPreflightAllowed,
+  http,
+  stackSubgraphSecret,
   stackSubgraphUrls,
+  suiteApps,
+  testStack,
   unique,
 } from '@platform/testing';
 
@@ -116,36 +113,20 @@ describe('GraphQL limits at the gateway (shared stack)', () => {
 describe('a production gateway (own process over the shared subgraphs)', () => {
   const POINTS = 5;
   const ORIGIN = 'https://app.example.test';
-  const dir = makeTempDir('gateway-prod-');
-  let gateway: ManagedProcess;
+  const apps = suiteApps('gateway-prod-');
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    gateway = startApp('gateway', {
-      rootDir: stack.rootDir,
-      logDir: dir.path,
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        JWT_SECRET: stack.jwtSecret,
-        SUBGRAPH_SECRET: stackSubgraphSecret(stack),
-        APOLLO_TELEMETRY_DISABLED: 'true',
-        ...stackSubgraphUrls(),
-        RATE_LIMIT_POINTS: String(POINTS),
-        RATE_LIMIT_WINDOW: '60',
-        CORS_ORIGINS: `${ORIGIN}, https://other.example.test`,
-      },
+    const gateway = await apps.start('gateway', {
+      NODE_ENV: 'production',
+      SUBGRAPH_SECRET: stackSubgraphSecret(stack),
+      ...stackSubgraphUrls(),
+      RATE_LIMIT_POINTS: String(POINTS),
+      RATE_LIMIT_WINDOW: '60',
+      CORS_ORIGINS: `${ORIGIN}, https://other.example.test`,
     });
-    url = `http://127.0.0.1:${port}/graphql`;
-    await waitForHttpOk(`http://127.0.0.1:${port}/readyz`, 30_000, () => gateway.child.exitCode === null);
+    url = `${gateway.url}/graphql`;
   }, 60_000);
-
-  afterAll(async () => {
-    await gateway?.stop();
-    dir.remove();
-  }, 30_000);
 
   it('when introspection is asked for, then it is refused; __typename still works', async () => {
     const token = tokenFor(`gw-${unique()}`);
@@ -214,18 +195,7 @@ describe('a production gateway (own process over the shared subgraphs)', () => {
   });
 
   it('when a listed origin asks, then CORS allows it (preflight included); an unlisted origin gets no CORS headers', async () => {
-    const preflight = await fetch(url, {
-      method: 'OPTIONS',
-      headers: {
-        origin: ORIGIN,
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'content-type, authorization',
-      },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
+    await expectPreflightAllowed(url, ORIGIN, 'content-type, authorization');
     const token = tokenFor(`gw-${unique()}`);
     const allowed = await http.graphql(url, '{ __typename }', {}, { token, headers: { origin: ORIGIN } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN);

@@ -9,14 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import {
-  freePort,
   http,
   makeTempDir,
   stackSubgraphSecret,
-  startApp,
   startExtraApp,
   testStack,
-  waitForHttpOk,
   type ManagedProcess,
   errorCodes as codesOf,
   stackSubgraphUrls,
@@ -54,27 +51,20 @@ const started: ManagedProcess[] = [];
 
 /** A gateway of its own over the shared subgraphs and Redis. */
 async function startGateway(env: Record<string, string>): Promise<Gateway> {
-  const port = await freePort();
-  const process = startApp('gateway', {
-    rootDir: stack.rootDir,
-    logDir: dir.path,
-    logName: `gateway-${port}`,
-    env: {
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      JWT_SECRET: stack.jwtSecret,
+  const gateway = await startExtraApp(
+    'gateway',
+    {
       SUBGRAPH_SECRET: stackSubgraphSecret(stack),
-      APOLLO_TELEMETRY_DISABLED: 'true',
       ...stackSubgraphUrls(),
       REDIS_URL: stack.redisUrl,
       RATE_LIMIT_POINTS: '100000',
       ...env,
     },
-  });
-  started.push(process);
-  const base = `http://127.0.0.1:${port}`;
-  await waitForHttpOk(`${base}/readyz`, 30_000, () => process.child.exitCode === null);
-  return { url: `${base}/graphql`, base, process };
+    dir.path,
+    `gateway-${started.length}`,
+  );
+  started.push(gateway.process);
+  return { url: `${gateway.url}/graphql`, base: gateway.url, process: gateway.process };
 }
 
 /** Apollo Server stores a registration after it answered: waits (up to 5 s) until Redis has it. */

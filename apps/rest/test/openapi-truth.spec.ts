@@ -6,6 +6,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { ALL_SCOPES } from '@platform/auth';
 import { LISTINGS, parseRestListQuery, STYLE_PARAMETERS } from '@platform/listing';
 import { AppError } from '@platform/errors';
 import { buildOpenApiDocument } from '../src/openapi/openapi-document';
@@ -177,13 +178,6 @@ describe('OpenAPI document: what the server does', () => {
     const scope = schemas['TokenRequest'].properties.scope as { pattern?: string; allOf?: Array<{ pattern?: string }> };
     const scopePatterns = [scope.pattern, ...(scope.allOf ?? []).map((part) => part.pattern)].filter(Boolean);
     expect(scopePatterns.some((pattern) => pattern!.includes('users:read'))).toBe(true);
-    expect(schemas['ApiKeyCreate'].properties.scopes.items.enum).toEqual([
-      'users:read',
-      'users:write',
-      'items:read',
-      'items:write',
-      'posts:read',
-      'posts:write',
-    ]);
+    expect(schemas['ApiKeyCreate'].properties.scopes.items.enum).toEqual([...ALL_SCOPES]);
   });
 });

@@ -4,20 +4,18 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { signAccessToken } from '@platform/auth';
 import { createLogger } from '@platform/logging';
 import { ensureIndexes } from '@platform/mongo';
 import { InternalGraphQLClient } from '@platform/service';
-import { freePort, http, testStack } from '@platform/testing';
+import { freePort, http, suiteDatabases, unique } from '@platform/testing';
 import { createUsersApp, type UsersApp } from '../src/app';
 import { AuthCredentialStore } from '../src/data-access/auth-credential-store';
 import { USERS_COLLECTION, userIndexes } from '../src/data-access/user-repository';
 import type { AccountPurger, CredentialStore } from '../src/domain/user-service';
 
-const stack = testStack();
 const JWT_SECRET = 'component-test-secret-with-enough-bytes-0123456789';
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 interface Running {
   app: UsersApp;
@@ -49,18 +47,12 @@ const CREATE = 'mutation ($input: CreateUserInput!) { createUser(input: $input) 
 const neverPurge: AccountPurger = { purge: () => Promise.reject(new Error('not expected in this test')) };
 
 describe('users subgraph: consistency with the other services', () => {
-  let client: MongoClient;
+  const databases = suiteDatabases();
   let db: Db;
 
   beforeAll(async () => {
-    client = await MongoClient.connect(stack.mongoUrl);
-    db = client.db(`test_users_${unique()}`);
+    db = databases.fresh('test_users_');
     await ensureIndexes(db, userIndexes);
-  });
-
-  afterAll(async () => {
-    await db.dropDatabase();
-    await client.close();
   });
 
   it('when the auth subgraph refuses connections, then registration answers SERVICE_UNAVAILABLE and no profile remains', async () => {

@@ -3,13 +3,10 @@
  * on a fresh database and on one written before the folded fields existed (they are filled in first), and refuse to
  * come up over two accounts that differ only by case (an operator resolves those first).
  */
-import { MongoClient, type Db } from 'mongodb';
 import { ensureIndexes } from '@platform/mongo';
-import { testStack } from '@platform/testing';
+import { suiteDatabases } from '@platform/testing';
 import { USERS_COLLECTION, UserRepository, userIndexes } from '../src/data-access/user-repository';
 
-const stack = testStack();
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const created = new Date('2025-01-01T00:00:00Z');
 
 const legacyUser = (id: number, username: string, email: string) => ({
@@ -24,22 +21,14 @@ const legacyUser = (id: number, username: string, email: string) => ({
 });
 
 describe('folded identity indexes', () => {
-  let client: MongoClient;
-  const databases: Db[] = [];
-  const freshDb = () => {
-    const db = client.db(`test_folded_${unique()}`);
-    databases.push(db);
+  const databases = suiteDatabases();
+  const freshDb = () => databases.fresh('test_folded_');
+  /** A fresh database holding `profiles` as stored before the folded fields existed. */
+  const storedBefore = async (...profiles: ReturnType<typeof legacyUser>[]) => {
+    const db = freshDb();
+    await db.collection(USERS_COLLECTION).insertMany(profiles as never[]);
     return db;
   };
-
-  beforeAll(async () => {
-    client = await MongoClient.connect(stack.mongoUrl);
-  });
-
-  afterAll(async () => {
-    for (const db of databases) await db.dropDatabase();
-    await client.close();
-  });
 
   it('when the database is fresh, then the indexes are built and case variants are refused by them', async () => {
     const db = freshDb();
@@ -54,11 +43,7 @@ describe('folded identity indexes', () => {
   });
 
   it('when profiles predate the folded fields, then start-up fills them in and builds the indexes', async () => {
-    const db = freshDb();
-    await db.collection(USERS_COLLECTION).insertMany([
-      legacyUser(1, 'Alice', 'Alice@example.com'),
-      legacyUser(2, 'bob', 'bob@example.com'),
-    ] as never[]);
+    const db = await storedBefore(legacyUser(1, 'Alice', 'Alice@example.com'), legacyUser(2, 'bob', 'bob@example.com'));
     await ensureIndexes(db, userIndexes);
     // A second start finds nothing left to do.
     await ensureIndexes(db, userIndexes);
@@ -72,11 +57,7 @@ describe('folded identity indexes', () => {
   });
 
   it('when two stored profiles differ only by case, then the index build fails (the service does not start on them)', async () => {
-    const db = freshDb();
-    await db.collection(USERS_COLLECTION).insertMany([
-      legacyUser(1, 'carol', 'carol@example.com'),
-      legacyUser(2, 'Carol', 'carol2@example.com'),
-    ] as never[]);
+    const db = await storedBefore(legacyUser(1, 'carol', 'carol@example.com'), legacyUser(2, 'Carol', 'carol2@example.com'));
     await expect(ensureIndexes(db, userIndexes)).rejects.toThrow();
   });
 });

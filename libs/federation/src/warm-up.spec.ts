@@ -11,24 +11,20 @@ const schema = buildSchema(`
   type Mutation { create(input: CreateInput!, ratio: Float!, note: String): String }
 `);
 
-const operationOf = (document: string) => parse(document).definitions[0] as OperationDefinitionNode;
+/** The placeholder variables of the document's first operation against `schema`. */
+const placeholdersFor = (document: string) =>
+  placeholderVariables(schema, parse(document).definitions[0] as OperationDefinitionNode);
 
 describe('placeholderVariables', () => {
   it('when every variable is optional, then none is filled in', () => {
-    expect(
-      placeholderVariables(
-        schema,
-        operationOf('query Q($filter: Filter, $first: Int = 20) { items(filter: $filter, first: $first) }'),
-      ),
-    ).toEqual({});
+    expect(placeholdersFor('query Q($filter: Filter, $first: Int = 20) { items(filter: $filter, first: $first) }')).toEqual(
+      {},
+    );
   });
 
   it('when variables are required, then each gets a value of its type and input objects only their required fields', () => {
-    const variables = placeholderVariables(
-      schema,
-      operationOf(
-        'mutation M($input: CreateInput!, $ratio: Float!, $note: String) { create(input: $input, ratio: $ratio, note: $note) }',
-      ),
+    const variables = placeholdersFor(
+      'mutation M($input: CreateInput!, $ratio: Float!, $note: String) { create(input: $input, ratio: $ratio, note: $note) }',
     );
     expect(variables).toEqual({
       input: { name: '0', price: 0, tags: [], order: 'ASC', owner: { id: '0', active: false } },
@@ -37,11 +33,6 @@ describe('placeholderVariables', () => {
   });
 
   it('when a required variable has a default in the document, then it is left to that default', () => {
-    expect(
-      placeholderVariables(
-        schema,
-        operationOf('mutation M($ratio: Float! = 1.5) { create(input: null, ratio: $ratio) }'),
-      ),
-    ).toEqual({});
+    expect(placeholdersFor('mutation M($ratio: Float! = 1.5) { create(input: null, ratio: $ratio) }')).toEqual({});
   });
 });

@@ -8,9 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 // A util lib's component test needs the stack's FerretDB; the boundary rule has no test-file exception for util libs.
-import { testStack } from '@platform/testing';
+import { suiteDatabases } from '@platform/testing';
 import {
   LISTINGS,
   deriveCursorSecret,
@@ -344,13 +344,12 @@ const ids = (docs: readonly Doc[]) => docs.map((d) => d._id);
 // ---------- the properties ----------
 
 describe('listing over FerretDB (property tests)', () => {
-  let client: MongoClient;
+  const databases = suiteDatabases();
   let db: Db;
   const collections = new Map<CollectionModel, Collection<Doc>>();
 
   beforeAll(async () => {
-    client = await MongoClient.connect(testStack().mongoUrl);
-    db = client.db(`listing_property_${randomBytes(4).toString('hex')}`);
+    db = databases.fresh('listing_property_');
     for (const [model, name] of [
       [ITEMS, 'items'],
       [USERS, 'users'],
@@ -359,11 +358,6 @@ describe('listing over FerretDB (property tests)', () => {
       for (const index of listIndexes(model.spec, name)) await collection.createIndex(index.key);
       collections.set(model, collection);
     }
-  });
-
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
   });
 
   async function load(model: CollectionModel, docs: readonly Doc[]): Promise<Collection<Doc>> {

@@ -1,18 +1,5 @@
-import { AppError } from '@platform/errors';
 import { LISTINGS, deriveCursorSecret, listIndexes, planMongoList, toConnection, type ConnectionArgs } from './index';
-
-const secret = deriveCursorSecret('unit-test-jwt-secret-0123456789');
-
-function fieldError(run: () => unknown): { field: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('BAD_USER_INPUT');
-    return (error as AppError).details![0]!;
-  }
-  throw new Error('expected a validation error');
-}
+import { fieldError, secret } from './spec-support';
 
 const firstPage = <T extends object>(spec: typeof LISTINGS.items | typeof LISTINGS.users, args: ConnectionArgs, docs: T[]) => {
   const plan = planMongoList(spec, args, secret);

@@ -1,4 +1,3 @@
-import { AppError } from '@platform/errors';
 import { z } from 'zod';
 import {
   LISTINGS,
@@ -15,22 +14,7 @@ import {
   type ListingSpec,
   type ListQuery,
 } from './index';
-
-const secret = deriveCursorSecret('unit-test-jwt-secret-0123456789');
-
-/** The single field error a call fails with. */
-function fieldError(run: () => unknown): { field: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    const appError = error as AppError;
-    expect(appError.code).toBe('BAD_USER_INPUT');
-    expect(appError.details).toHaveLength(1);
-    return appError.details![0]!;
-  }
-  throw new Error('expected a validation error');
-}
+import { fieldError, secret } from './spec-support';
 
 /** A real cursor, issued by the subgraph side for this query. */
 function cursorFor(

@@ -4,8 +4,8 @@
  * many concurrent updates setting one unique-index value, exactly one succeeds and every other is refused by the
  * unique constraint (code 11000; for updates FerretDB v1 says code 1, see below), round after round.
  */
-import { MongoClient, MongoServerError, type Db } from 'mongodb';
-import { testStack } from '@platform/testing';
+import { MongoServerError, type Db } from 'mongodb';
+import { suiteDatabases } from '@platform/testing';
 import { isDuplicateKeyError } from './mongo-errors';
 
 const CONCURRENT = 50;
@@ -32,16 +32,11 @@ async function winners(
 }
 
 describe('exactly-once primitives on a real server', () => {
-  let client: MongoClient;
+  const databases = suiteDatabases();
   let db: Db;
 
-  beforeAll(async () => {
-    client = await MongoClient.connect(testStack().mongoUrl);
-    db = client.db(`once_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
-  });
-  afterAll(async () => {
-    await db.dropDatabase();
-    await client.close();
+  beforeAll(() => {
+    db = databases.fresh('once_');
   });
 
   it(`when ${CONCURRENT} inserts of one _id race (${ROUNDS} rounds), then exactly one succeeds each round`, async () => {

@@ -1,6 +1,5 @@
 /** Against the real FerretDB: a batch lookup returns each existing id once, whatever the batch repeats or misses. */
-import { MongoClient } from 'mongodb';
-import { testStack } from '@platform/testing';
+import { suiteDatabases } from '@platform/testing';
 import { findByIds } from './find-by-ids';
 
 interface Thing {
@@ -9,14 +8,10 @@ interface Thing {
 }
 
 describe('findByIds on a real server', () => {
-  let client: MongoClient;
-  beforeAll(async () => {
-    client = await MongoClient.connect(testStack().mongoUrl);
-  });
-  afterAll(() => client.close());
+  const databases = suiteDatabases();
 
   it('when ids repeat, are missing or come in any order, then each existing document comes back exactly once', async () => {
-    const db = client.db(`ids_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+    const db = databases.fresh('ids_');
     const things = db.collection<Thing>('things');
     await things.insertMany(Array.from({ length: 60 }, (_, i) => ({ _id: i + 1, name: `thing ${i + 1}` })));
     const found = await findByIds(things, [42, 7, 7, 999, 1, 42, 60]);

@@ -12,18 +12,21 @@ export interface ExtraApp {
 
 /**
  * Starts one more process of `name` from dist/ against the shared stack (its JWT secret, FerretDB and, for rest,
- * its gateway) with `env` on top, and waits until /readyz answers. The caller stops it.
+ * its gateway) with `env` on top, and waits until /readyz answers. The caller stops it. `logName` names its log file
+ * when several processes of one app log into the same dir.
  */
 export async function startExtraApp(
   name: AppName,
   env: Record<string, string>,
   logDir: string,
+  logName?: string,
 ): Promise<ExtraApp> {
   const stack = testStack();
   const port = await freePort();
   const process = startApp(name, {
     rootDir: stack.rootDir,
     logDir,
+    ...(logName ? { logName } : {}),
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',

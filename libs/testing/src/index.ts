@@ -48,3 +48,5 @@ export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-
 export { parseOpMsg, startMongoWireRecorder, type MongoWireRecorder, type RecordedCommand } from './mongo-wire-recorder';
 export { isWholeCollection, serves, servingIndex, shapeKey, shapesOf, type IndexKey, type QueryShape } from './index-coverage';
 export { errorCodes, stackSubgraphUrls, suiteApps, unique } from './suite-apps';
+export { expectPreflightAllowed } from './cors';
+export { suiteDatabases } from './suite-databases';

@@ -73,20 +73,37 @@ export interface RunningInfra {
   port: number;
 }
 
-export async function startFerretDb(options: {
+interface InfraOptions {
   dataDir: string;
   port?: number;
   logFile?: string;
   log?: Log;
-}): Promise<RunningInfra> {
-  const binary = await ensureFerretDb(options.log);
+}
+
+/** One local server process (its binary fetched if need be) on a free or given port, waited for until it listens. */
+async function startInfra(
+  name: string,
+  options: InfraOptions,
+  ensure: (log?: Log) => Promise<string>,
+  args: (port: number) => string[],
+  readyMs: number,
+  url: (port: number) => string,
+): Promise<RunningInfra> {
+  const binary = await ensure(options.log);
   mkdirSync(options.dataDir, { recursive: true });
   const port = options.port ?? (await freePort());
+  const proc = startProcess(name, binary, args(port), { logFile: options.logFile, stdio: 'ignore' });
+  await waitForPort(port, readyMs, () => proc.child.exitCode === null);
+  return { process: proc, url: url(port), port };
+}
+
+export function startFerretDb(options: InfraOptions): Promise<RunningInfra> {
   const dataDir = options.dataDir.endsWith('/') ? options.dataDir : `${options.dataDir}/`;
-  const proc = startProcess(
+  return startInfra(
     'ferretdb',
-    binary,
-    [
+    options,
+    ensureFerretDb,
+    (port) => [
       '--handler=sqlite',
       `--sqlite-url=file:${dataDir}`,
       `--listen-addr=127.0.0.1:${port}`,
@@ -95,25 +112,17 @@ export async function startFerretDb(options: {
       '--debug-addr=-',
       '--log-level=warn',
     ],
-    { logFile: options.logFile, stdio: 'ignore' },
+    30_000,
+    (port) => `mongodb://127.0.0.1:${port}/`,
   );
-  await waitForPort(port, 30_000, () => proc.child.exitCode === null);
-  return { process: proc, url: `mongodb://127.0.0.1:${port}/`, port };
 }
 
-export async function startRedis(options: {
-  dataDir: string;
-  port?: number;
-  logFile?: string;
-  log?: Log;
-}): Promise<RunningInfra> {
-  const binary = await ensureRedisServer(options.log);
-  mkdirSync(options.dataDir, { recursive: true });
-  const port = options.port ?? (await freePort());
-  const proc = startProcess(
+export function startRedis(options: InfraOptions): Promise<RunningInfra> {
+  return startInfra(
     'redis',
-    binary,
-    [
+    options,
+    ensureRedisServer,
+    (port) => [
       '--port',
       String(port),
       '--bind',
@@ -127,10 +136,9 @@ export async function startRedis(options: {
       '--protected-mode',
       'yes',
     ],
-    { logFile: options.logFile, stdio: 'ignore' },
+    15_000,
+    (port) => `redis://127.0.0.1:${port}`,
   );
-  await waitForPort(port, 15_000, () => proc.child.exitCode === null);
-  return { process: proc, url: `redis://127.0.0.1:${port}`, port };
 }
 
 export function makeTempDir(prefix: string): { path: string; remove(): void } {

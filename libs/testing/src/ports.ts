@@ -14,26 +14,44 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Polls `attempt` every `intervalMs` until it answers true or `timeoutMs` pass; fails at once when the process behind
+ * `what` is no longer alive. Otherwise `attempt` says why `what` is not there yet, for the timeout's message.
+ */
+async function pollUntil(
+  what: string,
+  timeoutMs: number,
+  intervalMs: number,
+  isAlive: () => boolean,
+  attempt: () => Promise<true | string>,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (!isAlive()) throw new Error(`process behind ${what} exited before it was ready`);
+    const answer = await attempt();
+    if (answer === true) return;
+    last = answer;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`${what} not ready within ${timeoutMs} ms (${last})`);
+}
+
 export async function waitForPort(
   port: number,
   timeoutMs: number,
   isAlive: () => boolean = () => true,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive()) throw new Error(`process for port ${port} exited before listening`);
-    const open = await new Promise<boolean>((resolve) => {
+  const connects = () =>
+    new Promise<true | string>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
         socket.destroy();
         resolve(true);
       });
-      socket.once('error', () => resolve(false));
+      socket.once('error', (error) => resolve(error.message));
     });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`port ${port} did not open within ${timeoutMs} ms`);
+  await pollUntil(`port ${port}`, timeoutMs, 100, isAlive, connects);
 }
 
 export async function waitForHttpOk(
@@ -41,18 +59,12 @@ export async function waitForHttpOk(
   timeoutMs: number,
   isAlive: () => boolean = () => true,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    if (!isAlive()) throw new Error(`process behind ${url} exited before it was ready`);
+  await pollUntil(url, timeoutMs, 150, isAlive, async () => {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
+      return response.ok ? true : `HTTP ${response.status}`;
     } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
+      return error instanceof Error ? error.message : String(error);
     }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${url} not ready within ${timeoutMs} ms (${last})`);
+  });
 }
