@@ -25,16 +25,7 @@ type TypedDocument<TData, TVariables> = DocumentTypeDecoration<TData, TVariables
  * The operation of a generated document, sent as its text (no printing at run time). The name is the first
  * definition's: codegen puts the operation first and the fragments it spreads after it.
  */
-export function operation<TData, TVariables>(
-  document: TypedDocument<TData, TVariables>,
-): Operation<TData, TVariables>;
-/** @deprecated Until every document is generated: a hand-typed document. */
-export function operation<TData>(name: string, document: string): Operation<TData>;
-export function operation<TData, TVariables>(
-  document: TypedDocument<TData, TVariables> | string,
-  legacyDocument?: string,
-): Operation<TData, TVariables> {
-  if (typeof document === 'string') return { name: document, document: legacyDocument ?? '' };
+export function operation<TData, TVariables>(document: TypedDocument<TData, TVariables>): Operation<TData, TVariables> {
   const text = document.toString();
   const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
   if (name === undefined) throw new Error(`not a named query or mutation:\n${text}`);
