@@ -22,19 +22,33 @@ const HASH_FILE = '.inputs-hash';
 /** What the output depends on: the config, the plugin versions, the schemas with their includes, the documents. */
 function inputFiles() {
   const operations = join('apps', 'rest', 'src', 'operations');
-  const files = ['codegen.ts', 'package-lock.json', join('tools', 'graphql-sdl.cjs'), join('schema', 'api.graphql')];
+  const files = [
+    'codegen.ts',
+    'package-lock.json',
+    join('tools', 'graphql-sdl.cjs'),
+    join('schema', 'api.graphql'),
+  ];
   for (const name of SUBGRAPHS) {
     const schema = join('apps', name, 'src', 'schema.graphql');
     files.push(schema);
-    for (const [, included] of readFileSync(join(root, schema), 'utf8').matchAll(INCLUDE)) files.push(included);
+    for (const [, included] of readFileSync(join(root, schema), 'utf8').matchAll(INCLUDE))
+      files.push(included);
   }
-  files.push(...readdirSync(join(root, operations)).filter((f) => f.endsWith('.graphql')).map((f) => join(operations, f)));
+  files.push(
+    ...readdirSync(join(root, operations))
+      .filter((f) => f.endsWith('.graphql'))
+      .map((f) => join(operations, f)),
+  );
   return [...new Set(files)].sort();
 }
 
 export function inputsHash() {
   const hash = createHash('sha256');
-  for (const file of inputFiles()) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
+  for (const file of inputFiles())
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -47,7 +61,10 @@ export function generate({ force = false } = {}) {
   };
   if (!force && OUTPUT_DIRS.every(current)) return false;
   // The CLI in a child process: it loads codegen.ts (TypeScript) and ES-module plugins itself.
-  const run = spawnSync(process.execPath, [CLI, '--config', join(root, 'codegen.ts')], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [CLI, '--config', join(root, 'codegen.ts')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`graphql-codegen failed:\n${run.stdout}${run.stderr}`);
   for (const dir of OUTPUT_DIRS) writeFileSync(join(root, dir, HASH_FILE), `${hash}\n`);
   return true;

@@ -25,7 +25,9 @@ type TypedDocument<TData, TVariables> = DocumentTypeDecoration<TData, TVariables
  * The operation of a generated document, sent as its text (no printing at run time). The name is the first
  * definition's: codegen puts the operation first and the fragments it spreads after it.
  */
-export function operation<TData, TVariables>(document: TypedDocument<TData, TVariables>): Operation<TData, TVariables> {
+export function operation<TData, TVariables>(
+  document: TypedDocument<TData, TVariables>,
+): Operation<TData, TVariables> {
   const text = document.toString();
   const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
   if (name === undefined) throw new Error(`not a named query or mutation:\n${text}`);
