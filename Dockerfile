@@ -16,7 +16,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.base.json ./
+COPY tsconfig.json tsconfig.base.json codegen.ts ./
 COPY types ./types
 COPY tools ./tools
 COPY libs ./libs

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kind, parse } from 'graphql';
+import { generate as generateGraphqlTypes } from './codegen.mjs';
 import sdl from './graphql-sdl.cjs';
 import schemaCheck from './schema-check.cjs';
 
@@ -139,6 +140,8 @@ async function finishApps(apps) {
 
 export async function buildAll() {
   const started = Date.now();
+  // The generated GraphQL types and documents (not checked in) the sources import; skipped when up to date.
+  generateGraphqlTypes();
   const entryPoints = Object.fromEntries([
     ...APPS.map(appEntry),
     ['tools/start-system', join(root, 'tools', 'launcher', 'start-system.ts')],
@@ -167,6 +170,7 @@ export async function buildAll() {
  */
 export async function buildProject(name) {
   const started = Date.now();
+  generateGraphqlTypes();
   if (APPS.includes(name)) {
     await build({ ...NODE_BUNDLE, entryPoints: Object.fromEntries([appEntry(name)]), outdir: join(root, 'dist'), sourcemap: 'linked' });
     await finishApps([name]);

@@ -9,6 +9,7 @@ import { itemResolvers } from './resolvers/item-resolvers';
 import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
 export type ItemsAppDeps = SubgraphAppDeps;
 
@@ -20,7 +21,12 @@ export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
   return startSubgraph<ItemsContext>({
     ...deps,
     typeDefs,
-    resolvers: { ...itemResolvers, ...userResolvers, ...queryResolvers, ...mutationResolvers },
+    resolvers: {
+      ...itemResolvers,
+      ...userResolvers,
+      ...queryResolvers,
+      ...mutationResolvers,
+    } satisfies Resolvers,
     context: (base) => ({
       ...base,
       loaders: createItemLoaders(repository),

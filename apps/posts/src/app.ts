@@ -15,6 +15,7 @@ import { commentResolvers } from './resolvers/comment-resolvers';
 import { userResolvers } from './resolvers/user-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
+import type { Resolvers } from './__generated__/resolvers-types';
 
 export type PostsAppDeps = SubgraphAppDeps;
 
@@ -37,7 +38,7 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
       ...userResolvers,
       ...queryResolvers,
       ...mutationResolvers,
-    },
+    } satisfies Resolvers,
     context: (base) => ({
       ...base,
       loaders: createPostLoaders(postRepository, commentRepository, likeRepository),

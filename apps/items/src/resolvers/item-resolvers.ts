@@ -3,6 +3,7 @@ import { fromCents } from '@platform/contracts';
 import { entityReference } from '@platform/graphql-server';
 import type { ItemDocument } from '../data-access/item-repository';
 import type { ItemsContext } from '../context';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 export const itemResolvers = {
   Item: {
@@ -15,4 +16,4 @@ export const itemResolvers = {
     /** Batched: every Item the gateway asks about in one request is fetched with one `$in` query. */
     __resolveReference: entityReference('items:read', (context: ItemsContext) => context.loaders.itemById),
   },
-};
+} satisfies Resolvers;

@@ -2,6 +2,7 @@
 import { entityReference } from '@platform/graphql-server';
 import type { CommentDocument } from '../data-access/comment-repository';
 import type { PostsContext } from '../context';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 export const commentResolvers = {
   Comment: {
@@ -16,4 +17,4 @@ export const commentResolvers = {
     version: (comment: CommentDocument) => comment.version ?? 0,
     __resolveReference: entityReference('posts:read', (context: PostsContext) => context.loaders.commentById),
   },
-};
+} satisfies Resolvers;

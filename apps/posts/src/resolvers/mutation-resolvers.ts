@@ -1,6 +1,7 @@
 /** Root mutations of the posts subgraph; the domain checks scope, authorship, input and `expectedVersion` (If-Match). */
 import { recordMutations } from '@platform/graphql-server';
 import type { PostsContext } from '../context';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 type IdArgs = { id: string };
 const posts = (context: PostsContext) => context.services.posts;
@@ -15,4 +16,4 @@ export const mutationResolvers = {
     _purgeAuthor: (_: unknown, args: { userId: string }, context: PostsContext) =>
       posts(context).purgeAuthor(context, args.userId),
   },
-};
+} satisfies Resolvers;

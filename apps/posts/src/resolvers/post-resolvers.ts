@@ -3,6 +3,7 @@ import { parseNestedFirst } from '@platform/listing';
 import { entityReference } from '@platform/graphql-server';
 import type { PostDocument } from '../data-access/post-repository';
 import type { PostsContext } from '../context';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 export const postResolvers = {
   Post: {
@@ -18,4 +19,4 @@ export const postResolvers = {
       context.loaders.commentsByPost(parseNestedFirst(args.first)).load(post._id),
     __resolveReference: entityReference('posts:read', (context: PostsContext) => context.loaders.postById),
   },
-};
+} satisfies Resolvers;

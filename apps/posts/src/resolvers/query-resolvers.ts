@@ -1,6 +1,7 @@
 /** Root queries of the posts subgraph: posts, and comments (optionally, and for listings necessarily, under a post). */
 import { recordQueries } from '@platform/graphql-server';
 import type { PostsContext } from '../context';
+import type { Resolvers } from '../__generated__/resolvers-types';
 
 export const queryResolvers = {
   Query: {
@@ -11,4 +12,4 @@ export const queryResolvers = {
       'postId',
     ),
   },
-};
+} satisfies Resolvers;

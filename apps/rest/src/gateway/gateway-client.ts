@@ -27,14 +27,7 @@ type TypedDocument<TData, TVariables> = DocumentTypeDecoration<TData, TVariables
  */
 export function operation<TData, TVariables>(
   document: TypedDocument<TData, TVariables>,
-): Operation<TData, TVariables>;
-/** @deprecated Until every document is generated: a hand-typed document. */
-export function operation<TData>(name: string, document: string): Operation<TData>;
-export function operation<TData, TVariables>(
-  document: TypedDocument<TData, TVariables> | string,
-  legacyDocument?: string,
 ): Operation<TData, TVariables> {
-  if (typeof document === 'string') return { name: document, document: legacyDocument ?? '' };
   const text = document.toString();
   const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(text)?.[1];
   if (name === undefined) throw new Error(`not a named query or mutation:\n${text}`);

@@ -12,7 +12,7 @@ import {
   ReplacePost,
   UnlikePost,
   UpdatePost,
-  type PostNode,
+  type PostFieldsFragment,
 } from '../operations/posts-operations';
 import { toPostPublic } from './resource-representation';
 import { listRoute } from './resource-listing';
@@ -41,7 +41,7 @@ const posts = recordRoutes({
 const likeRoute = (
   method: 'post' | 'delete',
   text: { operationId: string; summary: string; description: string; answer: string },
-  operation: Operation<Record<string, PostNode>>,
+  operation: Operation<Record<string, PostFieldsFragment>, { id: string | number }>,
 ) =>
   defineRoute({
     method,

@@ -1,8 +1,8 @@
 /** GraphQL items, posts and comments -> their REST representations (snake_case, integer ids, ISO timestamps). */
-import type { ItemNode } from '../operations/items-operations';
-import type { CommentNode, PostNode } from '../operations/posts-operations';
+import type { ItemFieldsFragment } from '../operations/items-operations';
+import type { CommentFieldsFragment, PostFieldsFragment } from '../operations/posts-operations';
 
-export const toItemPublic = (item: ItemNode) => ({
+export const toItemPublic = (item: ItemFieldsFragment) => ({
   id: Number(item.id),
   name: item.name,
   description: item.description,
@@ -10,7 +10,7 @@ export const toItemPublic = (item: ItemNode) => ({
   owner_id: item.ownerId === null ? null : Number(item.ownerId),
 });
 
-export const toPostPublic = (post: PostNode) => ({
+export const toPostPublic = (post: PostFieldsFragment) => ({
   id: Number(post.id),
   author_id: Number(post.authorId),
   title: post.title,
@@ -20,7 +20,7 @@ export const toPostPublic = (post: PostNode) => ({
   updated_at: post.updatedAt,
 });
 
-export const toCommentPublic = (comment: CommentNode) => ({
+export const toCommentPublic = (comment: CommentFieldsFragment) => ({
   id: Number(comment.id),
   post_id: Number(comment.postId),
   author_id: Number(comment.authorId),
