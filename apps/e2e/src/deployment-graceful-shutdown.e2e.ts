@@ -49,6 +49,18 @@ interface Outcome {
 
 type Send = (client: Client) => Promise<{ status: number; body: string; connectionClose: boolean }>;
 
+/** Sends `request` on the worker's connection: its status, its whole body, and whether the server closed it. */
+const sending =
+  (request: Parameters<Client['request']>[0]): Send =>
+  async (client) => {
+    const response = await client.request(request);
+    return {
+      status: response.statusCode,
+      body: await response.body.text(),
+      connectionClose: response.headers['connection'] === 'close',
+    };
+  };
+
 async function runLoadAndTerminate(
   system: RunningSystem,
   app: AppName,
@@ -187,18 +199,7 @@ describe('graceful shutdown under load (deployment)', () => {
     const outcome = await runLoadAndTerminate(
       system,
       'rest',
-      async (client) => {
-        const response = await client.request({
-          method: 'GET',
-          path: `/users/${userId}`,
-          headers: { authorization: `Bearer ${token}` },
-        });
-        return {
-          status: response.statusCode,
-          body: await response.body.text(),
-          connectionClose: response.headers['connection'] === 'close',
-        };
-      },
+      sending({ method: 'GET', path: `/users/${userId}`, headers: { authorization: `Bearer ${token}` } }),
       (body) => (JSON.parse(body) as { username?: string }).username === username,
     );
     expectCleanDrain(outcome);
@@ -212,19 +213,12 @@ describe('graceful shutdown under load (deployment)', () => {
     const outcome = await runLoadAndTerminate(
       system,
       'gateway',
-      async (client) => {
-        const response = await client.request({
-          method: 'POST',
-          path: '/graphql',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: query,
-        });
-        return {
-          status: response.statusCode,
-          body: await response.body.text(),
-          connectionClose: response.headers['connection'] === 'close',
-        };
-      },
+      sending({
+        method: 'POST',
+        path: '/graphql',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: query,
+      }),
       (body) => {
         const parsed = JSON.parse(body) as { data?: { user?: { username?: string } }; errors?: unknown };
         return parsed.errors === undefined && parsed.data?.user?.username === username;

@@ -1,6 +1,6 @@
 /** Items over the real stack: CRUD, validation bounds, exact prices, ownership, admin owner_id, ids, listing, OpenAPI. */
 import { http } from '@platform/testing';
-import { adminToken, member, rest, type Member } from './test/resources-support';
+import { member, rest, twoMembersAndAdmin, type Member } from './test/resources-support';
 
 // Registrations hash passwords (argon2id) on a shared 2-core machine: allow more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -13,10 +13,7 @@ let bob: Member;
 let admin: string;
 
 beforeAll(async () => {
-  // One after the other: concurrent first registrations race on the id counter's upsert (see report).
-  alice = await member('itema');
-  bob = await member('itemb');
-  admin = await adminToken();
+  ({ alice, bob, admin } = await twoMembersAndAdmin('itema', 'itemb'));
 });
 
 const createItem = (token: string, json: unknown) => http.post(rest('/items/'), { token, json });

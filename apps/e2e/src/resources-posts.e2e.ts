@@ -4,7 +4,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { http } from '@platform/testing';
-import { adminToken, member, rest, stack, type Member } from './test/resources-support';
+import { member, rest, stack, twoMembersAndAdmin, type Member } from './test/resources-support';
 
 // Registrations hash passwords (argon2id) on a shared 2-core machine: allow more than jest's 5 s default.
 jest.setTimeout(60_000);
@@ -17,10 +17,7 @@ const mongo = new MongoClient(stack.mongoUrl);
 afterAll(() => mongo.close());
 
 beforeAll(async () => {
-  // One after the other: concurrent first registrations race on the id counter's upsert (see report).
-  alice = await member('posta');
-  bob = await member('postb');
-  admin = await adminToken();
+  ({ alice, bob, admin } = await twoMembersAndAdmin('posta', 'postb'));
 });
 
 const createPost = (token: string, json: unknown = { title: 'Hello', body: 'First post.' }) =>

@@ -4,7 +4,7 @@
  * e-mails unique case-insensitively (also under a race), and no NUL or unpaired surrogate in stored text.
  */
 import { http } from '@platform/testing';
-import { adminToken, gatewayGraphql, member, rest, unique, type Member } from './test/resources-support';
+import { gatewayGraphql, member, rest, twoMembersAndAdmin, unique, type Member } from './test/resources-support';
 
 // Registrations hash passwords (argon2id) on a shared 2-core machine.
 jest.setTimeout(60_000);
@@ -17,9 +17,7 @@ let postId: number;
 let otherPostId: number;
 
 beforeAll(async () => {
-  alice = await member('strict');
-  bob = await member('strictb');
-  admin = await adminToken();
+  ({ alice, bob, admin } = await twoMembersAndAdmin('strict', 'strictb'));
   const items = [];
   for (let i = 0; i < 2; i += 1) {
     items.push(await http.post(rest('/items/'), { token: alice.token, json: { name: `strict ${i}`, price: 1 } }));

@@ -27,3 +27,16 @@ export async function member(prefix = 'res', scope?: string): Promise<Member> {
 }
 
 export const adminToken = () => login(ADMIN.username, ADMIN.password);
+
+/**
+ * Two fresh members and the admin's token. One registration after the other: concurrent first registrations race
+ * on the id counter's upsert (see report).
+ */
+export async function twoMembersAndAdmin(
+  firstPrefix: string,
+  secondPrefix: string,
+): Promise<{ alice: Member; bob: Member; admin: string }> {
+  const alice = await member(firstPrefix);
+  const bob = await member(secondPrefix);
+  return { alice, bob, admin: await adminToken() };
+}
