@@ -3124,7 +3124,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4312,7 +4312,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -9430,7 +9430,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -9471,7 +9471,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -10427,7 +10427,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
                 };
