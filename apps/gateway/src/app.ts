@@ -20,9 +20,8 @@ import {
   type AccessTokenStatus,
   type ApiKeyExchange,
   type FederationContext,
+  type SupergraphGatewayOptions,
 } from '@platform/federation';
-import type { Logger } from '@platform/logging';
-import type { SubgraphReadCache } from '@platform/read-cache';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
 import { graphqlMetricsPlugin } from '@platform/service';
@@ -38,18 +37,11 @@ import {
 
 export type GatewayContext = FederationContext;
 
-export interface GatewayAppOptions {
-  supergraphSdl: string;
-  subgraphUrls: Record<string, string>;
-  logger: Logger;
+/** The supergraph, its subgraphs and the logger as createSupergraphGateway takes them, and the gateway's own. */
+export interface GatewayAppOptions extends SupergraphGatewayOptions {
   production: boolean;
   introspection: boolean;
   maxBodyBytes: number;
-  subgraphTimeoutMs: number;
-  /** SUBGRAPH_SECRET, presented on every subgraph call. */
-  subgraphSecret: string;
-  /** SUBGRAPH_DEDUP: identical subgraph reads in flight share one fetch. */
-  dedupReads?: boolean | undefined;
   /** TRUST_PROXY: which X-Forwarded-For entry names the client (for the login throttle at the auth subgraph). */
   trustProxy: string;
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs. */
@@ -67,8 +59,6 @@ export interface GatewayAppOptions {
   ide?: { enabled: boolean; password: string | undefined; assetsDir: string } | undefined;
   /** APQ registrations (shared by the replicas); absent: Apollo's in-memory cache of this process. */
   apqCache?: PersistedQueryCache | undefined;
-  /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
-  readCache?: SubgraphReadCache | undefined;
   /** Trusted-documents mode: operation id -> document; only these run. */
   trustedDocuments?: ReadonlyMap<string, string> | undefined;
 }

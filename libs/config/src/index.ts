@@ -17,4 +17,9 @@ export {
   resolveSubgraphSecret,
   type ResolvedSecrets,
 } from './jwt-secret';
-export { supergraphEnvironment, subgraphUrlsOf, type SupergraphEnvironment } from './supergraph-environment';
+export {
+  supergraphEnvironment,
+  supergraphServiceEnvironment,
+  subgraphUrlsOf,
+  type SupergraphEnvironment,
+} from './supergraph-environment';

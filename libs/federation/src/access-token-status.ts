@@ -10,6 +10,7 @@ import { GraphQLError } from 'graphql';
 import { AccessTokenVerifier, bearerTokenFrom, type AccessTokenClaims } from '@platform/auth';
 import { AppError } from '@platform/errors';
 import type { AuthSubgraphClient } from './api-key-exchange';
+import { ExpiringEntries } from './expiring-entries';
 
 const ACCOUNT_STATUS =
   'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive tokensValidAfter } }';
@@ -37,17 +38,17 @@ export const invalidTokenError = () =>
 
 export class AccessTokenStatus {
   private readonly verifier: AccessTokenVerifier;
-  private readonly cache = new Map<number, Status>();
+  /** Statuses by user id; the oldest answer goes first. */
+  private readonly cache: ExpiringEntries<number, Status>;
   private readonly inFlight = new Map<number, Promise<Status>>();
   private readonly cacheTtlMs: number;
-  private readonly cacheMaxEntries: number;
   private readonly now: () => number;
 
   constructor(private readonly options: AccessTokenStatusOptions) {
     this.verifier = new AccessTokenVerifier(options.jwtSecret);
     this.cacheTtlMs = options.cacheTtlMs ?? 2_000;
-    this.cacheMaxEntries = options.cacheMaxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.cache = new ExpiringEntries(options.cacheMaxEntries ?? 10_000, this.now, false);
   }
 
   /**
@@ -64,18 +65,8 @@ export class AccessTokenStatus {
       return;
     }
     if (!claims || claims.kind !== 'user' || claims.uid === null) return;
-    const status = this.cached(claims.uid) ?? (await this.fetchOnce(claims.uid, requestId));
+    const status = this.cache.get(claims.uid) ?? (await this.fetchOnce(claims.uid, requestId));
     if (!allows(status.account, claims)) throw invalidTokenError();
-  }
-
-  private cached(userId: number): Status | undefined {
-    const hit = this.cache.get(userId);
-    if (!hit) return undefined;
-    if (hit.expiresAt <= this.now()) {
-      this.cache.delete(userId);
-      return undefined;
-    }
-    return hit;
   }
 
   private fetchOnce(userId: number, requestId: string): Promise<Status> {
@@ -102,12 +93,7 @@ export class AccessTokenStatus {
       });
     }
     const status = { account: data._accountStatus, expiresAt: this.now() + this.cacheTtlMs };
-    this.cache.delete(userId);
     this.cache.set(userId, status);
-    if (this.cache.size > this.cacheMaxEntries) {
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
-    }
     return status;
   }
 }

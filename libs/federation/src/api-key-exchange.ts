@@ -14,6 +14,7 @@ import {
   type Role,
 } from '@platform/auth';
 import { AppError } from '@platform/errors';
+import { ExpiringEntries } from './expiring-entries';
 
 const VERIFY_API_KEY =
   'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { userId username role scopes } }';
@@ -52,18 +53,18 @@ const unauthenticated = (message: string) =>
 export const invalidApiKeyError = () => unauthenticated('Invalid API Key');
 
 export class ApiKeyExchange {
-  private readonly cache = new Map<string, Verdict>();
+  /** Verdicts by key digest; the least recently used goes first. */
+  private readonly cache: ExpiringEntries<string, Verdict>;
   private readonly inFlight = new Map<string, Promise<Verdict>>();
   private readonly cacheTtlMs: number;
-  private readonly cacheMaxEntries: number;
   private readonly tokenTtlSeconds: number;
   private readonly now: () => number;
 
   constructor(private readonly options: ApiKeyExchangeOptions) {
     this.cacheTtlMs = options.cacheTtlMs ?? 10_000;
-    this.cacheMaxEntries = options.cacheMaxEntries ?? 10_000;
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? 60;
     this.now = options.now ?? Date.now;
+    this.cache = new ExpiringEntries(options.cacheMaxEntries ?? 10_000, this.now, true);
   }
 
   /**
@@ -86,32 +87,18 @@ export class ApiKeyExchange {
   /** The `Authorization` value to forward for this key; throws the `Invalid API Key` GraphQLError for a bad key. */
   private async authorizationFor(apiKey: string, requestId: string): Promise<string> {
     const digest = digestSecret(apiKey);
-    const verdict = this.cached(digest) ?? (await this.verifyOnce(digest, apiKey, requestId));
+    const verdict = this.cache.get(digest) ?? (await this.verifyOnce(digest, apiKey, requestId));
     if (verdict.authorization === null) throw invalidApiKeyError();
     return verdict.authorization;
   }
 
-  private cached(digest: string): Verdict | undefined {
-    const hit = this.cache.get(digest);
-    if (!hit) return undefined;
-    if (hit.expiresAt <= this.now()) {
-      this.cache.delete(digest);
-      return undefined;
-    }
-    // Refresh its place in the LRU order (a Map iterates in insertion order).
-    this.cache.delete(digest);
-    this.cache.set(digest, hit);
-    return hit;
-  }
-
-  /** Concurrent requests with the same key share one call to auth. */
   private verifyOnce(digest: string, apiKey: string, requestId: string): Promise<Verdict> {
     let pending = this.inFlight.get(digest);
     if (!pending) {
       pending = this.verify(apiKey, requestId).finally(() => this.inFlight.delete(digest));
       this.inFlight.set(digest, pending);
       // Only definite answers are cached; an unreachable auth subgraph rejects and is asked again next time.
-      void pending.then((verdict) => this.remember(digest, verdict)).catch(() => undefined);
+      void pending.then((verdict) => this.cache.set(digest, verdict)).catch(() => undefined);
     }
     return pending;
   }
@@ -142,15 +129,6 @@ export class ApiKeyExchange {
     return { authorization: `Bearer ${token}`, expiresAt };
   }
 
-  private remember(digest: string, verdict: Verdict): void {
-    this.cache.delete(digest);
-    this.cache.set(digest, verdict);
-    while (this.cache.size > this.cacheMaxEntries) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest === undefined) break;
-      this.cache.delete(oldest);
-    }
-  }
 }
 
 /** A failed verification (auth down, timeout) keeps its meaning, e.g. 503, instead of turning into a 500. */

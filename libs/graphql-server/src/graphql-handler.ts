@@ -30,6 +30,17 @@ function sendJson(
   res.writeHead(status, { 'content-type': JSON_TYPE, ...extra }).end(JSON.stringify(body));
 }
 
+/** A refusal before GraphQL runs, in the GraphQL error shape: `{ errors: [{ message, extensions: { code } }] }`. */
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: string,
+  extra: Record<string, string> = {},
+): void {
+  sendJson(res, status, { errors: [{ message, extensions: { code } }] }, extra);
+}
+
 export function createGraphQLHandler<TContext extends BaseContext>(
   options: GraphQLHandlerOptions<TContext>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
@@ -43,26 +54,19 @@ export function createGraphQLHandler<TContext extends BaseContext>(
     logWhenDone(req, res, access, requestId, request);
     const [pathname, search = ''] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
     if (pathname !== path) {
-      sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+      sendError(res, 404, 'Not found', 'NOT_FOUND');
       return;
     }
     // The HTTP metrics' route: the operation name once the body names one (bounded), "anonymous" until then.
     setRouteLabel(res, () => operationNames.label(request.operation));
     if (req.method !== 'POST' && req.method !== 'GET') {
-      sendJson(
-        res,
-        405,
-        { errors: [{ message: 'Method not allowed', extensions: { code: 'METHOD_NOT_ALLOWED' } }] },
-        { allow: 'GET, POST' },
-      );
+      sendError(res, 405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { allow: 'GET, POST' });
       return;
     }
     void handle(req, res, search, requestId, logger, request).catch((error: unknown) => {
       logger.error({ err: error }, 'graphql handler failed');
       if (!res.headersSent) {
-        sendJson(res, 500, {
-          errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
-        });
+        sendError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
       } else {
         res.destroy();
       }
@@ -84,12 +88,7 @@ export function createGraphQLHandler<TContext extends BaseContext>(
         raw = await readBody(req, options.maxBodyBytes);
       } catch (error) {
         if (error instanceof BodyTooLargeError) {
-          sendJson(
-            res,
-            413,
-            { errors: [{ message: 'Request body too large', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] },
-            { connection: 'close' },
-          );
+          sendError(res, 413, 'Request body too large', 'PAYLOAD_TOO_LARGE', { connection: 'close' });
           return;
         }
         throw error;
@@ -98,9 +97,7 @@ export function createGraphQLHandler<TContext extends BaseContext>(
         try {
           body = JSON.parse(raw.toString('utf8'));
         } catch {
-          sendJson(res, 400, {
-            errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }],
-          });
+          sendError(res, 400, 'Malformed JSON body', 'BAD_REQUEST');
           return;
         }
       } else {

@@ -24,6 +24,7 @@ export {
 } from './version-claims';
 export {
   RecordRepository,
+  SequencedCollection,
   type VersionedRecord,
   type RecordChanges,
   type RecordListPlan,

@@ -17,14 +17,21 @@ export interface VersionedRecord extends Versioned {
 }
 
 /** The fields a write may change (never the id, the counter or the timestamps: the repository sets those). */
-export type RecordChanges<T extends VersionedRecord> = Partial<Omit<T, '_id' | 'version' | 'createdAt' | 'updatedAt'>>;
+export type RecordChanges<T extends VersionedRecord> = Partial<
+  Omit<T, '_id' | 'version' | 'createdAt' | 'updatedAt'>
+>;
 
 /** What a listing runs: the plan @platform/listing validated (operators from its allowlist, values typed). */
 export type RecordListPlan = Pick<MongoListPlan, 'filter' | 'sort' | 'skip' | 'limit'>;
 
-export class RecordRepository<T extends VersionedRecord> {
+/**
+ * One collection of integer-keyed, versioned documents whose ids come from its own sequence: what every repository
+ * of such documents holds (RecordRepository below; the users and API keys, whose documents differ).
+ */
+export class SequencedCollection<T extends Versioned & { _id: number }> {
   protected readonly collection: Collection<T>;
-  private readonly target: VersionedCollection<T>;
+  /** The collection as updateVersioned and deleteVersioned take it. */
+  protected readonly versioned: VersionedCollection<T>;
 
   /** `name` is the collection, the id sequence and the prefix of version claims alike. */
   constructor(
@@ -32,12 +39,19 @@ export class RecordRepository<T extends VersionedRecord> {
     readonly name: string,
   ) {
     this.collection = db.collection<T>(name);
-    this.target = { db, collection: this.collection };
+    this.versioned = { db, collection: this.collection };
   }
 
-  /** Allocates the next id (unique even under concurrency: see nextSequenceValue) and inserts the document built with it. */
+  /** An id no document ever had (unique even under concurrency: see nextSequenceValue: claimed, never reused). */
+  nextId(): Promise<number> {
+    return nextSequenceValue(this.db, this.name);
+  }
+}
+
+export class RecordRepository<T extends VersionedRecord> extends SequencedCollection<T> {
+  /** Allocates the next id and inserts the document built with it. */
   async insertWithNewId(build: (id: number) => T): Promise<T> {
-    const document = build(await nextSequenceValue(this.db, this.name));
+    const document = build(await this.nextId());
     await this.collection.insertOne(document as OptionalUnlessRequiredId<T>);
     return document;
   }
@@ -76,8 +90,18 @@ export class RecordRepository<T extends VersionedRecord> {
    * Applies the changes as the next version and returns the record after them; null when it does not exist;
    * PRECONDITION_FAILED when `expectedVersion` is given and the record is at another version (see writeVersioned).
    */
-  update(id: number, changes: RecordChanges<T>, now: Date, expectedVersion?: number | null): Promise<T | null> {
-    return updateVersioned(this.target, id, { ...changes, updatedAt: now } as MatchKeysAndValues<T>, expectedVersion);
+  update(
+    id: number,
+    changes: RecordChanges<T>,
+    now: Date,
+    expectedVersion?: number | null,
+  ): Promise<T | null> {
+    return updateVersioned(
+      this.versioned,
+      id,
+      { ...changes, updatedAt: now } as MatchKeysAndValues<T>,
+      expectedVersion,
+    );
   }
 
   /**
@@ -86,7 +110,7 @@ export class RecordRepository<T extends VersionedRecord> {
    * fails half-way leaves the record in place, so retrying the delete completes it.
    */
   deleteById(id: number, expectedVersion?: number | null, cascade?: () => Promise<void>): Promise<boolean> {
-    return deleteVersioned(this.target, id, expectedVersion, {}, cascade && (() => cascade()));
+    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade && (() => cascade()));
   }
 
   /** Removes a record with no version check: only for undoing an insert that lost a race (DeletionGuard). */

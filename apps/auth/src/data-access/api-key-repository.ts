@@ -1,12 +1,6 @@
 /** The api_keys collection: one document per live key, found by the SHA-256 digest of the key (never the key itself). */
-import type { Collection, Db } from 'mongodb';
-import {
-  deleteVersioned,
-  nextSequenceValue,
-  updateVersioned,
-  type IndexSpec,
-  type VersionedCollection,
-} from '@platform/mongo';
+import type { Db } from 'mongodb';
+import { deleteVersioned, SequencedCollection, updateVersioned, type IndexSpec } from '@platform/mongo';
 
 export interface ApiKeyDocument {
   _id: number;
@@ -33,39 +27,31 @@ export const apiKeyIndexes: IndexSpec[] = [
 /** What listings and verification read: everything but the digest. */
 const PUBLIC_PROJECTION = { digest: 0 } as const;
 
-export class ApiKeyRepository {
-  private readonly keys: Collection<ApiKeyDocument>;
-  private readonly versioned: VersionedCollection<ApiKeyDocument>;
-
-  constructor(private readonly db: Db) {
-    this.keys = db.collection<ApiKeyDocument>(API_KEYS_COLLECTION);
-    this.versioned = { db, collection: this.keys };
-  }
-
-  nextId(): Promise<number> {
-    return nextSequenceValue(this.db, API_KEYS_COLLECTION);
+export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
+  constructor(db: Db) {
+    super(db, API_KEYS_COLLECTION);
   }
 
   async insert(key: ApiKeyDocument): Promise<void> {
-    await this.keys.insertOne(key);
+    await this.collection.insertOne(key);
   }
 
   countByUser(userId: number): Promise<number> {
-    return this.keys.countDocuments({ userId });
+    return this.collection.countDocuments({ userId });
   }
 
   listByUser(userId: number): Promise<ApiKeyDocument[]> {
-    return this.keys.find({ userId }, { projection: PUBLIC_PROJECTION }).sort({ _id: 1 }).toArray();
+    return this.collection.find({ userId }, { projection: PUBLIC_PROJECTION }).sort({ _id: 1 }).toArray();
   }
 
   /** The digest is an equality lookup on a unique index: a timing difference reveals nothing about a key. */
   findByDigest(digest: string): Promise<ApiKeyDocument | null> {
-    return this.keys.findOne({ digest }, { projection: PUBLIC_PROJECTION });
+    return this.collection.findOne({ digest }, { projection: PUBLIC_PROJECTION });
   }
 
   /** The key if `userId` owns it; null for a missing key and for another user's key alike. */
   findOwned(id: number, userId: number): Promise<ApiKeyDocument | null> {
-    return this.keys.findOne({ _id: id, userId }, { projection: PUBLIC_PROJECTION });
+    return this.collection.findOne({ _id: id, userId }, { projection: PUBLIC_PROJECTION });
   }
 
   /** Renames the key as its next version if `userId` owns it (at `expectedVersion` when given); null: not theirs. */
@@ -85,7 +71,7 @@ export class ApiKeyRepository {
   }
 
   async deleteByUser(userId: number): Promise<number> {
-    const result = await this.keys.deleteMany({ userId });
+    const result = await this.collection.deleteMany({ userId });
     return result.deletedCount;
   }
 

@@ -17,27 +17,17 @@ import {
   type AccessTokenStatus,
   type ApiKeyExchange,
   type FederationContext,
+  type SupergraphGatewayOptions,
 } from '@platform/federation';
-import type { Logger } from '@platform/logging';
-import type { SubgraphReadCache } from '@platform/read-cache';
 import { dataOf, fromUpstreamError, graphqlMetricsPlugin, unavailableError } from '@platform/service';
 import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
 
-export interface EmbeddedGatewayOptions {
-  supergraphSdl: string;
-  subgraphUrls: Record<string, string>;
-  subgraphTimeoutMs: number;
-  /** SUBGRAPH_SECRET, presented on every subgraph call. */
-  subgraphSecret: string;
-  /** SUBGRAPH_DEDUP: identical subgraph reads in flight share one fetch. */
-  dedupReads?: boolean | undefined;
-  logger: Logger;
+/** The supergraph, its subgraphs and the logger as createSupergraphGateway takes them, and what the facade adds. */
+export interface EmbeddedGatewayOptions extends SupergraphGatewayOptions {
   /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
   apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
   /** Refuses the bearer token of a deleted or deactivated user, or one issued before a password reset. */
   tokenStatus: Pick<AccessTokenStatus, 'check'>;
-  /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
-  readCache?: SubgraphReadCache | undefined;
   /** Runs after the executor stopped (e.g. closes the exchange's client of the auth subgraph). */
   onClose?: () => Promise<void>;
 }

@@ -2,15 +2,14 @@
  * The users collection: profiles keyed by integer id, username and e-mail unique case-insensitively (a unique index
  * on each folded form, kept beside the value as given), indexed for every filter and sort.
  */
-import type { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { foldEmail, foldUsername } from '@platform/contracts';
 import {
   deleteVersioned,
   findByIds,
-  nextSequenceValue,
+  SequencedCollection,
   updateVersioned,
   type IndexSpec,
-  type VersionedCollection,
 } from '@platform/mongo';
 import type { Role } from '@platform/auth';
 import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
@@ -76,22 +75,13 @@ export const userIndexes: IndexSpec[] = [
 
 export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role' | 'tokensValidAfter'>>;
 
-export class UserRepository {
-  private readonly users: Collection<StoredUser>;
-  private readonly versioned: VersionedCollection<StoredUser>;
-
-  constructor(private readonly db: Db) {
-    this.users = db.collection<StoredUser>(USERS_COLLECTION);
-    this.versioned = { db, collection: this.users };
-  }
-
-  /** A user id no one ever had (see nextSequenceValue: claimed, never reused). */
-  nextId(): Promise<number> {
-    return nextSequenceValue(this.db, USERS_COLLECTION);
+export class UserRepository extends SequencedCollection<StoredUser> {
+  constructor(db: Db) {
+    super(db, USERS_COLLECTION);
   }
 
   async insert(user: UserDocument): Promise<void> {
-    await this.users.insertOne({
+    await this.collection.insertOne({
       ...user,
       usernameFolded: foldUsername(user.username),
       emailFolded: foldEmail(user.email),
@@ -99,16 +89,16 @@ export class UserRepository {
   }
 
   findById(id: number): Promise<UserDocument | null> {
-    return this.users.findOne({ _id: id });
+    return this.collection.findOne({ _id: id });
   }
 
   /** The profile whose username equals this one case-insensitively. */
   findByUsername(username: string): Promise<UserDocument | null> {
-    return this.users.findOne({ usernameFolded: foldUsername(username) });
+    return this.collection.findOne({ usernameFolded: foldUsername(username) });
   }
 
   async findByIds(ids: readonly number[]): Promise<UserDocument[]> {
-    return findByIds(this.users, ids);
+    return findByIds(this.collection, ids);
   }
 
   /**
@@ -122,7 +112,7 @@ export class UserRepository {
   ): Promise<'username' | 'email' | null> {
     const others = exceptId === undefined ? {} : { _id: { $ne: exceptId } };
     const taken = (filter: Partial<StoredUser>) =>
-      this.users.findOne({ ...filter, ...others }, { projection: { _id: 1 } });
+      this.collection.findOne({ ...filter, ...others }, { projection: { _id: 1 } });
     if (username !== null && (await taken({ usernameFolded: foldUsername(username) }))) return 'username';
     if (email !== null && (await taken({ emailFolded: foldEmail(email) }))) return 'email';
     return null;
@@ -135,20 +125,25 @@ export class UserRepository {
    */
   update(id: number, changes: ProfileChanges, expectedVersion?: number | null): Promise<UserDocument | null> {
     const folded = changes.email === undefined ? {} : { emailFolded: foldEmail(changes.email) };
-    return updateVersioned(this.versioned, id, { ...changes, ...folded, updatedAt: new Date() }, expectedVersion);
+    return updateVersioned(
+      this.versioned,
+      id,
+      { ...changes, ...folded, updatedAt: new Date() },
+      expectedVersion,
+    );
   }
 
   list(plan: MongoListPlan): Promise<UserDocument[]> {
-    return this.users.find(plan.filter).sort(plan.sort).skip(plan.skip).limit(plan.limit).toArray();
+    return this.collection.find(plan.filter).sort(plan.sort).skip(plan.skip).limit(plan.limit).toArray();
   }
 
   count(filter: Record<string, unknown>): Promise<number> {
-    return this.users.countDocuments(filter);
+    return this.collection.countDocuments(filter);
   }
 
   /** Removes a profile registered moments ago whose credential could not be created (no version check: no one saw it). */
   async deleteById(id: number): Promise<boolean> {
-    const result = await this.users.deleteOne({ _id: id });
+    const result = await this.collection.deleteOne({ _id: id });
     return result.deletedCount === 1;
   }
 
