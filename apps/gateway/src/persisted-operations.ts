@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { GraphQLFormattedError } from 'graphql';
 import { Redis } from 'ioredis';
+import { failFastRedisOptions } from '@platform/config';
 import type { Logger } from '@platform/logging';
 
 /** What Apollo Server's `persistedQueries.cache` takes (the KeyValueCache of @apollo/utils.keyvaluecache). */
@@ -43,15 +44,7 @@ export class RedisApqCache implements PersistedQueryCache {
   constructor(private readonly options: RedisApqCacheOptions) {
     // Apollo Server prefixes APQ keys with `apq:` itself.
     this.prefix = options.keyPrefix ?? 'gateway:';
-    this.redis = new Redis(options.redisUrl, {
-      enableOfflineQueue: false,
-      enableAutoPipelining: true,
-      commandTimeout: options.commandTimeoutMs,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 1_000,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-      reconnectOnError: () => false,
-    });
+    this.redis = new Redis(options.redisUrl, failFastRedisOptions(options.commandTimeoutMs));
     let healthy = true;
     this.redis.on('ready', () => {
       healthy = true;

@@ -23,3 +23,4 @@ export {
   subgraphUrlsOf,
   type SupergraphEnvironment,
 } from './supergraph-environment';
+export { failFastRedisOptions } from './redis-options';

@@ -4,6 +4,7 @@
  * without REDIS_URL, in-process only.
  */
 import { Redis } from 'ioredis';
+import { failFastRedisOptions } from '@platform/config';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -124,18 +125,7 @@ export function connectRedis(
   logger: Logger,
   label: RedisConnectionLabel = RATE_LIMITER_CONNECTION,
 ): Redis {
-  const redis = new Redis(url, {
-    // No queueing while disconnected: a command fails at once and the insurance limiter answers.
-    enableOfflineQueue: false,
-    // Commands issued in the same event-loop turn (several requests arriving together) go out in one write.
-    enableAutoPipelining: true,
-    commandTimeout: commandTimeoutMs,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1_000,
-    // Keep trying to come back (every 0.1 s .. 1 s), so limits resume on Redis as soon as it returns.
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-    reconnectOnError: () => false,
-  });
+  const redis = new Redis(url, failFastRedisOptions(commandTimeoutMs));
   const up = (value: 0 | 1) => {
     if (label.metrics) rateLimitStoreUp.set(value);
   };

@@ -5,6 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { failFastRedisOptions } from '@platform/config';
 import type { Logger } from '@platform/logging';
 
 const KEY_PREFIX = 'read-cache:generation:';
@@ -46,15 +47,8 @@ export class RedisGenerations {
   private healthy = true;
 
   constructor(private readonly options: GenerationsOptions) {
-    this.redis = new Redis(options.redisUrl, {
-      enableOfflineQueue: false,
-      enableAutoPipelining: true,
-      commandTimeout: options.commandTimeoutMs,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 1_000,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-      reconnectOnError: () => false,
-    }) as Redis & GenerationCommands;
+    this.redis = new Redis(options.redisUrl, failFastRedisOptions(options.commandTimeoutMs)) as Redis &
+      GenerationCommands;
     this.redis.defineCommand('bumpGeneration', { numberOfKeys: 1, lua: BUMP_SCRIPT });
     this.redis.on('ready', () => {
       if (!this.healthy) options.logger.info(`${options.purpose}: Redis is back`);
