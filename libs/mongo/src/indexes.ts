@@ -22,3 +22,18 @@ export async function ensureIndexes(db: Db, specs: readonly IndexSpec[]): Promis
     await db.collection(spec.collection).createIndex(spec.key, spec.options ?? {});
   }
 }
+
+/**
+ * Index specs on one collection under MongoDB's default names (`postId_1_authorId_-1__id_1`), spelled out so every
+ * server (FerretDB v1 included) and every deployment finds the same index under the same name.
+ */
+export const namedIndexes = (collection: string, ...keys: Array<Record<string, 1 | -1>>): IndexSpec[] =>
+  keys.map((key) => ({
+    collection,
+    key,
+    options: {
+      name: Object.entries(key)
+        .map(([field, direction]) => `${field}_${direction}`)
+        .join('_'),
+    },
+  }));

@@ -1,6 +1,6 @@
 /** The items collection: items keyed by integer id, price in integer cents, owner by user id. */
 import type { Db } from 'mongodb';
-import { RecordRepository, type IndexSpec, type RecordChanges } from '@platform/mongo';
+import { RecordRepository, namedIndexes, type IndexSpec, type RecordChanges } from '@platform/mongo';
 
 export interface ItemDocument {
   _id: number;
@@ -20,10 +20,9 @@ export type ItemChanges = RecordChanges<ItemDocument>;
 export const ITEMS_COLLECTION = 'items';
 
 /** Every listing filter and sort (name, price, owner, each with the `_id` tie-breaker both ways) and User.items. */
-export const itemIndexes: IndexSpec[] = ['name', 'priceCents', 'ownerId'].flatMap((field) => [
-  { collection: ITEMS_COLLECTION, key: { [field]: 1, _id: 1 }, options: { name: `${field}_1__id_1` } },
-  { collection: ITEMS_COLLECTION, key: { [field]: -1, _id: 1 }, options: { name: `${field}_-1__id_1` } },
-]);
+export const itemIndexes: IndexSpec[] = ['name', 'priceCents', 'ownerId'].flatMap((field) =>
+  namedIndexes(ITEMS_COLLECTION, { [field]: 1, _id: 1 }, { [field]: -1, _id: 1 }),
+);
 
 export class ItemRepository extends RecordRepository<ItemDocument> {
   constructor(db: Db) {

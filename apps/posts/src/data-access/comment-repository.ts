@@ -1,6 +1,6 @@
 /** The comments collection: comments keyed by integer id, each on one post, by one author. */
 import type { Db } from 'mongodb';
-import { RecordRepository, type IndexSpec } from '@platform/mongo';
+import { RecordRepository, namedIndexes, type IndexSpec } from '@platform/mongo';
 
 export interface CommentDocument {
   _id: number;
@@ -16,20 +16,13 @@ export interface CommentDocument {
 export const COMMENTS_COLLECTION = 'comments';
 
 /** A post's comments by id (listing, Post.comments, cascade), by author within a post (filter, sort), by author (purge). */
-export const commentIndexes: IndexSpec[] = [
-  { collection: COMMENTS_COLLECTION, key: { postId: 1, _id: 1 }, options: { name: 'postId_1__id_1' } },
-  {
-    collection: COMMENTS_COLLECTION,
-    key: { postId: 1, authorId: 1, _id: 1 },
-    options: { name: 'postId_1_authorId_1__id_1' },
-  },
-  {
-    collection: COMMENTS_COLLECTION,
-    key: { postId: 1, authorId: -1, _id: 1 },
-    options: { name: 'postId_1_authorId_-1__id_1' },
-  },
-  { collection: COMMENTS_COLLECTION, key: { authorId: 1, _id: 1 }, options: { name: 'authorId_1__id_1' } },
-];
+export const commentIndexes: IndexSpec[] = namedIndexes(
+  COMMENTS_COLLECTION,
+  { postId: 1, _id: 1 },
+  { postId: 1, authorId: 1, _id: 1 },
+  { postId: 1, authorId: -1, _id: 1 },
+  { authorId: 1, _id: 1 },
+);
 
 export class CommentRepository extends RecordRepository<CommentDocument> {
   constructor(db: Db) {

@@ -3,7 +3,7 @@
  * count is the number of its like documents, counted when read (docs/decisions/0009): no stored counter to drift.
  */
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
+import { isDuplicateKeyError, namedIndexes, type IndexSpec } from '@platform/mongo';
 
 export interface LikeDocument {
   _id?: ObjectId;
@@ -20,7 +20,7 @@ export const likeIndexes: IndexSpec[] = [
     key: { postId: 1, userId: 1 },
     options: { unique: true, name: 'postId_1_userId_1_unique' },
   },
-  { collection: LIKES_COLLECTION, key: { userId: 1 }, options: { name: 'userId_1' } },
+  ...namedIndexes(LIKES_COLLECTION, { userId: 1 }),
 ];
 
 export class LikeRepository {

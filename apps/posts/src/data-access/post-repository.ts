@@ -1,6 +1,6 @@
 /** The posts collection: posts keyed by integer id, with the author's user id (like counts are derived: LikeRepository). */
 import type { Db } from 'mongodb';
-import { RecordRepository, type IndexSpec, type RecordChanges } from '@platform/mongo';
+import { RecordRepository, namedIndexes, type IndexSpec, type RecordChanges } from '@platform/mongo';
 
 export interface PostDocument {
   _id: number;
@@ -18,10 +18,9 @@ export type PostChanges = RecordChanges<PostDocument>;
 export const POSTS_COLLECTION = 'posts';
 
 /** Listing filters and sorts (authorId, title, each with the `_id` tie-breaker both ways); authorId also serves User.posts. */
-export const postIndexes: IndexSpec[] = ['authorId', 'title'].flatMap((field) => [
-  { collection: POSTS_COLLECTION, key: { [field]: 1, _id: 1 }, options: { name: `${field}_1__id_1` } },
-  { collection: POSTS_COLLECTION, key: { [field]: -1, _id: 1 }, options: { name: `${field}_-1__id_1` } },
-]);
+export const postIndexes: IndexSpec[] = ['authorId', 'title'].flatMap((field) =>
+  namedIndexes(POSTS_COLLECTION, { [field]: 1, _id: 1 }, { [field]: -1, _id: 1 }),
+);
 
 export class PostRepository extends RecordRepository<PostDocument> {
   constructor(db: Db) {
