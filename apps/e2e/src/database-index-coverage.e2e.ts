@@ -20,6 +20,7 @@ import {
   startMongoWireRecorder,
   startRedis,
   startSystem,
+  ownSystemEnv,
   testStack,
   type IndexKey,
   type MongoWireRecorder,
@@ -65,15 +66,7 @@ describe('every query shape has an index', () => {
       jwtSecret: randomBytes(48).toString('base64url'),
       freePorts: true,
       logDir: dir.path,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: join(dir.path, 'data'),
-        RATE_LIMIT_POINTS: '100000',
-        LOGIN_RATE_LIMIT_POINTS: '100000',
-        BOOTSTRAP_ADMIN_USERNAME: ADMIN.username,
-        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      },
+      env: ownSystemEnv(join(dir.path, 'data'), ADMIN),
     });
   }, 240_000);
 

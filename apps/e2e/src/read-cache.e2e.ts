@@ -15,6 +15,7 @@ import {
   startApp,
   startProcess,
   startSystem,
+  ownSystemEnv,
   testStack,
   waitForHttpOk,
   waitForPort,
@@ -83,13 +84,7 @@ describe('read cache across replicas sharing Redis', () => {
       freePorts: true,
       logDir: dir.path,
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: join(dir.path, 'data'),
-        RATE_LIMIT_POINTS: '100000',
-        LOGIN_RATE_LIMIT_POINTS: '100000',
-        BOOTSTRAP_ADMIN_USERNAME: ADMIN.username,
-        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+        ...ownSystemEnv(join(dir.path, 'data'), ADMIN),
         // Long enough that no entry ages out during a test: freshness here comes from invalidation alone.
         READ_CACHE_TTL_MS: '600000',
       },

@@ -12,6 +12,7 @@ export { startProcess, type ManagedProcess } from './managed-process';
 export { freePort, waitForHttpOk, waitForPort } from './ports';
 export {
   startSystem,
+  ownSystemEnv,
   startApp,
   appEnvironment,
   APP_NAMES,

@@ -91,6 +91,23 @@ export function startApp(
   });
 }
 
+/**
+ * The settings of a whole system a test starts for itself (beside the shared stack): quiet logs, its own data dir,
+ * limits out of the way, and a bootstrap admin the test knows.
+ */
+export const ownSystemEnv = (
+  dataDir: string,
+  admin: { username: string; password: string },
+): Record<string, string> => ({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dataDir,
+  RATE_LIMIT_POINTS: '100000',
+  LOGIN_RATE_LIMIT_POINTS: '100000',
+  BOOTSTRAP_ADMIN_USERNAME: admin.username,
+  BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+});
+
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const ports = { ...DEFAULT_PORTS } as Record<AppName, number>;
   for (const name of APP_NAMES) {
