@@ -32,37 +32,48 @@ export const unitsToCents = (units: number): number => Number((units * 100).toFi
 
 const id: ListingField = { rest: 'id', graphql: 'id', path: '_id', type: 'integer' };
 
+/** A field named alike in REST, GraphQL and the stored document (`title`). */
+const same = (name: string, type: FieldType, values?: readonly string[]): ListingField => ({
+  rest: name,
+  graphql: name,
+  path: name,
+  type,
+  ...(values ? { values } : {}),
+});
+
+/** A field whose REST name is the snake_case of its GraphQL name and stored path (`owner_id` / `ownerId`). */
+const snake = (name: string, type: FieldType): ListingField => ({
+  ...same(name, type),
+  rest: name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+});
+
 export const LISTINGS = {
   users: {
     resource: 'users',
     fields: [
       id,
-      { rest: 'username', graphql: 'username', path: 'username', type: 'string' },
-      { rest: 'email', graphql: 'email', path: 'email', type: 'string' },
-      { rest: 'role', graphql: 'role', path: 'role', type: 'string', values: ['admin', 'member', 'viewer'] },
-      { rest: 'is_active', graphql: 'isActive', path: 'isActive', type: 'boolean' },
+      same('username', 'string'),
+      same('email', 'string'),
+      same('role', 'string', ['admin', 'member', 'viewer']),
+      snake('isActive', 'boolean'),
     ],
   },
   items: {
     resource: 'items',
     fields: [
       id,
-      { rest: 'name', graphql: 'name', path: 'name', type: 'string' },
+      same('name', 'string'),
       // Stored as integer cents (no float loss); filter values are given in currency units.
       { rest: 'price', graphql: 'price', path: 'priceCents', type: 'number', toStored: unitsToCents },
-      { rest: 'owner_id', graphql: 'ownerId', path: 'ownerId', type: 'integer' },
+      snake('ownerId', 'integer'),
     ],
   },
   posts: {
     resource: 'posts',
-    fields: [
-      id,
-      { rest: 'author_id', graphql: 'authorId', path: 'authorId', type: 'integer' },
-      { rest: 'title', graphql: 'title', path: 'title', type: 'string' },
-    ],
+    fields: [id, snake('authorId', 'integer'), same('title', 'string')],
   },
   comments: {
     resource: 'comments',
-    fields: [id, { rest: 'author_id', graphql: 'authorId', path: 'authorId', type: 'integer' }],
+    fields: [id, snake('authorId', 'integer')],
   },
 } as const satisfies Record<string, ListingSpec>;
