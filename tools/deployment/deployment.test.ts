@@ -149,7 +149,7 @@ describe('deployment: Dockerfile', () => {
     }
     expect(build.instructions).toContainEqual({
       keyword: 'COPY',
-      args: 'tsconfig.json tsconfig.base.json ./',
+      args: 'tsconfig.json tsconfig.base.json codegen.ts ./',
     });
     for (const app of APP_NAMES) {
       const chain = stageChain(stages, app);

@@ -79,6 +79,10 @@ const SETTINGS: Record<string, string> = {
   GATEWAY_TIMEOUT_MS: '9000',
   SUBGRAPH_TIMEOUT_MS: '4000',
   SUBGRAPH_DEDUP: 'off',
+  READ_CACHE: 'off',
+  READ_CACHE_MAX_ENTRIES: '5000',
+  READ_CACHE_MAX_BYTES: '16777216',
+  READ_CACHE_TTL_MS: '2000',
   // GRAPHQL_MAX_DEPTH and TOKEN_STATUS_CACHE_TTL_MS were dropped by the launcher's hand-written list once.
   GRAPHQL_MAX_DEPTH: '2',
   GRAPHQL_MAX_ALIASES: '25',

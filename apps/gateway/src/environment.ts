@@ -1,9 +1,20 @@
 /** The gateway's settings, parsed once at start. */
 import { z } from 'zod';
-import { booleanFlag, loadServiceEnvironment, supergraphServiceEnvironment } from '@platform/config';
+import {
+  booleanFlag,
+  commonEnvironment,
+  loadServiceEnvironment,
+  metricsPort,
+  port,
+  supergraphEnvironment,
+} from '@platform/config';
 
-const schema = supergraphServiceEnvironment({ port: 4000, metrics: 9400 })
+const schema = commonEnvironment
+  .extend(supergraphEnvironment.shape)
   .extend({
+    PORT: port(4000),
+    /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
+    METRICS_PORT: metricsPort(9400),
     GRAPHQL_INTROSPECTION: booleanFlag(true),
     /** Rate limits for direct GraphQL clients (the REST facade's calls are exempt: it limits its own callers). */
     REDIS_URL: z.string().optional(),

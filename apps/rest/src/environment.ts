@@ -1,11 +1,21 @@
 /** The REST facade's settings (CONTRACT.md "Configuration"), parsed once at start. */
 import { z } from 'zod';
 import { ERROR_FORMATS } from '@platform/errors';
-import { booleanFlag, loadServiceEnvironment, supergraphServiceEnvironment } from '@platform/config';
+import {
+  booleanFlag,
+  commonEnvironment,
+  loadServiceEnvironment,
+  metricsPort,
+  port,
+  supergraphEnvironment,
+} from '@platform/config';
 
 // The supergraph settings (subgraph URLs, SUPERGRAPH_PATH, SUBGRAPH_TIMEOUT_MS, API_KEY_CACHE_*) are read only with
 // GATEWAY_MODE=embedded.
-const schema = supergraphServiceEnvironment({ port: 3000, metrics: 9300 }).extend({
+const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
+  PORT: port(3000),
+  /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
+  METRICS_PORT: metricsPort(9300),
   /**
    * `remote`: every operation goes over HTTP to the gateway process at GATEWAY_URL. `embedded`: the facade runs the
    * same gateway executor in-process and calls the subgraphs itself (one hop fewer; for small deployments).

@@ -17,10 +17,5 @@ export {
   resolveSubgraphSecret,
   type ResolvedSecrets,
 } from './jwt-secret';
-export {
-  supergraphEnvironment,
-  supergraphServiceEnvironment,
-  subgraphUrlsOf,
-  type SupergraphEnvironment,
-} from './supergraph-environment';
+export { supergraphEnvironment, subgraphUrlsOf, type SupergraphEnvironment } from './supergraph-environment';
 export { failFastRedisOptions } from './redis-options';

@@ -3,7 +3,7 @@
  * gateway (GATEWAY_MODE=embedded). One definition, so both read the same names with the same defaults.
  */
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, metricsPort, port } from './common-environment';
+import { booleanFlag } from './common-environment';
 
 export const supergraphEnvironment = z.object({
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
@@ -42,14 +42,6 @@ export const supergraphEnvironment = z.object({
 });
 
 export type SupergraphEnvironment = z.infer<typeof supergraphEnvironment>;
-
-/** A public service that executes supergraph operations (the gateway, the REST facade), with its default ports. */
-export const supergraphServiceEnvironment = (ports: { port: number; metrics: number }) =>
-  commonEnvironment.extend(supergraphEnvironment.shape).extend({
-    PORT: port(ports.port),
-    /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
-    METRICS_PORT: metricsPort(ports.metrics),
-  });
 
 /** The subgraph name (as in the supergraph) -> URL map of a parsed environment. */
 export const subgraphUrlsOf = (env: SupergraphEnvironment): Record<string, string> => ({
