@@ -38,8 +38,12 @@ export function variablesByProcess(rootDir: string): Record<string, string[]> {
     if (!existsSync(file)) continue;
     const source = readFileSync(file, 'utf8');
     const names = new Set(namesIn(file));
-    if (source.includes('commonEnvironment')) for (const name of namesIn(config('common-environment'))) names.add(name);
-    if (source.includes('supergraphEnvironment')) for (const name of namesIn(config('supergraph-environment'))) names.add(name);
+    // supergraphServiceEnvironment = commonEnvironment + supergraphEnvironment.
+    const supergraphService = source.includes('supergraphServiceEnvironment');
+    if (supergraphService || source.includes('commonEnvironment'))
+      for (const name of namesIn(config('common-environment'))) names.add(name);
+    if (supergraphService || source.includes('supergraphEnvironment'))
+      for (const name of namesIn(config('supergraph-environment'))) names.add(name);
     byProcess[app] = [...names].sort();
   }
   return byProcess;

@@ -149,7 +149,10 @@ describe('npm start', () => {
         () => child.exitCode === null,
       );
       // The URLs are printed once every process is ready.
-      for (let waited = 0; !output.includes('all processes ready') && waited < 10_000; waited += 100) {
+      // And each process's start line (with the settings it read) is in: bounded, however loaded the machine.
+      const started = () =>
+        output.includes('all processes ready') && APP_NAMES.every((app) => output.includes(`"${app} listening"`));
+      for (let waited = 0; !started() && waited < 60_000; waited += 100) {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(output).toContain(`http://127.0.0.1:${ports['REST_PORT']}`);

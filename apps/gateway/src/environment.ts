@@ -1,16 +1,8 @@
 /** The gateway's settings, parsed once at start. */
 import { z } from 'zod';
-import {
-  booleanFlag,
-  commonEnvironment,
-  loadServiceEnvironment,
-  metricsPort,
-  port,
-  supergraphEnvironment,
-} from '@platform/config';
+import { booleanFlag, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
 
-const schema = commonEnvironment
-  .extend(supergraphEnvironment.shape)
+const schema = supergraphServiceEnvironment
   .extend({
     PORT: port(4000),
     /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */

@@ -1,18 +1,11 @@
 /** The REST facade's settings (CONTRACT.md "Configuration"), parsed once at start. */
 import { z } from 'zod';
 import { ERROR_FORMATS } from '@platform/errors';
-import {
-  booleanFlag,
-  commonEnvironment,
-  loadServiceEnvironment,
-  metricsPort,
-  port,
-  supergraphEnvironment,
-} from '@platform/config';
+import { booleanFlag, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
 
 // The supergraph settings (subgraph URLs, SUPERGRAPH_PATH, SUBGRAPH_TIMEOUT_MS, API_KEY_CACHE_*) are read only with
 // GATEWAY_MODE=embedded.
-const schema = commonEnvironment.extend(supergraphEnvironment.shape).extend({
+const schema = supergraphServiceEnvironment.extend({
   PORT: port(3000),
   /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
   METRICS_PORT: metricsPort(9300),

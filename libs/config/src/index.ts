@@ -17,5 +17,10 @@ export {
   resolveSubgraphSecret,
   type ResolvedSecrets,
 } from './jwt-secret';
-export { supergraphEnvironment, subgraphUrlsOf, type SupergraphEnvironment } from './supergraph-environment';
+export {
+  supergraphEnvironment,
+  supergraphServiceEnvironment,
+  subgraphUrlsOf,
+  type SupergraphEnvironment,
+} from './supergraph-environment';
 export { failFastRedisOptions } from './redis-options';

@@ -3,7 +3,7 @@
  * gateway (GATEWAY_MODE=embedded). One definition, so both read the same names with the same defaults.
  */
 import { z } from 'zod';
-import { booleanFlag } from './common-environment';
+import { booleanFlag, commonEnvironment } from './common-environment';
 
 export const supergraphEnvironment = z.object({
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
@@ -50,3 +50,9 @@ export const subgraphUrlsOf = (env: SupergraphEnvironment): Record<string, strin
   auth: env.AUTH_SUBGRAPH_URL,
   posts: env.POSTS_SUBGRAPH_URL,
 });
+
+/**
+ * What the gateway and the REST facade start from: the common settings and the supergraph's (each then adds its own,
+ * PORT and METRICS_PORT included, in its environment.ts where the deployment tests and the launcher read them).
+ */
+export const supergraphServiceEnvironment = commonEnvironment.extend(supergraphEnvironment.shape);
