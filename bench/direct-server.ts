@@ -5,20 +5,13 @@
  */
 import express from 'express';
 import { MongoClient } from 'mongodb';
+import type { BenchUser } from './bench-user';
 
-interface UserDoc {
-  _id: number;
-  username: string;
-  email: string;
-  fullName: string | null;
-  isActive: boolean;
-  role: string;
-}
 
 async function main(): Promise<void> {
   const client = new MongoClient(process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017/', { maxPoolSize: 50, minPoolSize: 2, appName: 'bench-direct' });
   await client.connect();
-  const users = client.db(process.env['MONGO_DB'] ?? 'api_users').collection<UserDoc>('users');
+  const users = client.db(process.env['MONGO_DB'] ?? 'api_users').collection<BenchUser>('users');
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {

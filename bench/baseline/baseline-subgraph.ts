@@ -9,15 +9,8 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { MongoClient } from 'mongodb';
+import type { BenchUser } from '../bench-user';
 
-interface UserDoc {
-  _id: number;
-  username: string;
-  email: string;
-  fullName: string | null;
-  isActive: boolean;
-  role: string;
-}
 
 const typeDefs = parse(`
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"])
@@ -39,7 +32,7 @@ const typeDefs = parse(`
 async function main(): Promise<void> {
   const client = new MongoClient(process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017/');
   await client.connect();
-  const users = client.db(process.env['MONGO_DB'] ?? 'api_users').collection<UserDoc>('users');
+  const users = client.db(process.env['MONGO_DB'] ?? 'api_users').collection<BenchUser>('users');
   const byId = async (id: string) => {
     const doc = await users.findOne({ _id: Number(id) });
     return doc && { id: String(doc._id), username: doc.username, email: doc.email, fullName: doc.fullName, isActive: doc.isActive, role: doc.role };
