@@ -73,8 +73,24 @@ const createPost = async (token: string) => {
   expect(created.status).toBe(201);
   return created.body.id as number;
 };
-const like = (postId: number, token: string) => http.post(rest(`/posts/${postId}/like`), { token });
-const unlike = (postId: number, token: string) => http.delete(rest(`/posts/${postId}/like`), { token });
+/**
+ * A like or unlike as a client sends it: a 503 (the subgraph deadline passed under this burst on a loaded machine) is
+ * retried after its Retry-After, as the error contract tells clients to; both are idempotent, so exactness must hold
+ * whatever the first attempt did. Any other answer is returned as is.
+ */
+const retried = async <T extends { status: number; headers: Headers }>(send: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await send();
+    if (answer.status !== 503 || attempt === 3) return answer;
+    const retryAfter = Number(answer.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_000 * retryAfter));
+  }
+};
+const like = (postId: number, token: string) =>
+  retried(() => http.post(rest(`/posts/${postId}/like`), { token }));
+const unlike = (postId: number, token: string) =>
+  retried(() => http.delete(rest(`/posts/${postId}/like`), { token }));
 const comment = (postId: number, token: string) =>
   http.post(rest(`/posts/${postId}/comments`), { token, json: { body: 'racing' } });
 const likeDocuments = (filter: Record<string, unknown>) =>
