@@ -9,10 +9,9 @@ import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOpt
 import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
 import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
-import { isTimeout } from '@platform/metrics';
+import { inFlightReads, isTimeout, metricsRecording } from '@platform/metrics';
 import { GraphQLHttpClient, type GraphQLHttpAnswer } from '@platform/service';
 import type { SubgraphReadCache } from '@platform/read-cache';
-import { InFlightReads, isQuery, readKey } from './in-flight-reads';
 import { countingQueryPlanCache } from './query-plan-cache';
 import type { WarmUpContext } from './warm-up';
 
@@ -35,7 +34,7 @@ export interface SupergraphGatewayOptions {
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
   logger: Logger;
-  /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (in-flight-reads.ts); default on. */
+  /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (InFlightReads below); default on. */
   dedupReads?: boolean | undefined;
   /** Query answers kept per subgraph, body and caller's rights (docs/decisions/0017-read-cache.md); absent: none. */
   readCache?: SubgraphReadCache | undefined;
@@ -48,6 +47,60 @@ export interface SupergraphGateway {
 }
 
 type GatewayResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
+
+/*
+ * Deduplication of identical in-flight subgraph reads (SUBGRAPH_DEDUP): while one fetch of a query is on its way, an
+ * identical one (same subgraph, same body, same identity-carrying headers) waits for it instead of sending its own.
+ * Only queries: a mutation always runs once per caller. The key holds every header sent except the request id, so
+ * two callers whose credentials differ (another token, scope, role, API key, client IP) never share an answer. Each
+ * waiter gets its own copy of the answer: the gateway merges later fetches into the objects it received.
+ */
+
+/** The fetch's operation is a query (`query ...` or the `{ ... }` shorthand), never a mutation or subscription. */
+const isQuery = (document: string): boolean => {
+  const start = document.trimStart();
+  return start.startsWith('query') || start.startsWith('{');
+};
+
+class InFlightReads<T> {
+  private readonly pending = new Map<string, Promise<T>>();
+
+  constructor(
+    /** The subgraph's name: the metrics label. */
+    private readonly upstream: string,
+    /** A deep copy of an answer, for every waiter but the one whose fetch it was. */
+    private readonly copy: (value: T) => T = structuredClone,
+  ) {}
+
+  /**
+   * Runs `fetch` unless an identical read (`key`) is in flight; then shares its outcome (a copy of it). Without a key
+   * (a read that may not be shared) it only counts the fetch as sent.
+   */
+  run(key: string | undefined, fetch: () => Promise<T>): Promise<T> {
+    if (key === undefined) {
+      if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'sent' });
+      return fetch();
+    }
+    const running = this.pending.get(key);
+    if (running) {
+      if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'merged' });
+      return running.then(this.copy);
+    }
+    if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'sent' });
+    const started = fetch().finally(() => this.pending.delete(key));
+    this.pending.set(key, started);
+    return started;
+  }
+}
+
+/** The dedup key: the body and every header but the request id (which differs per request and grants nothing). */
+function readKey(body: string, headers: Record<string, string>, requestIdHeader: string): string {
+  let key = body;
+  for (const name of Object.keys(headers).sort()) {
+    if (name !== requestIdHeader) key += `\n${name}:${headers[name]}`;
+  }
+  return key;
+}
 
 /**
  * One subgraph, as the query planner calls it: the fetch as a JSON POST with the caller's `Authorization` and request
@@ -89,13 +142,16 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
     const query = isQuery(request.query);
-    const cached = await this.readCache?.cache.lookup({
-      subgraph: this.readCache.subgraph,
-      query,
-      body,
-      authorization: headers['authorization'],
-      facade: headers[FACADE_CALL_HEADER] === '1',
-    });
+    // A mutation never reaches the cache: it is neither looked up nor kept (the subgraph bumps its generation).
+    const cached = query
+      ? await this.readCache?.cache.lookup({
+          subgraph: this.readCache.subgraph,
+          query,
+          body,
+          authorization: headers['authorization'],
+          facade: headers[FACADE_CALL_HEADER] === '1',
+        })
+      : undefined;
     // Parsed per request: the executor merges later fetches into the objects it is given.
     if (cached?.body !== undefined) return JSON.parse(cached.body) as GatewayResponse;
     let answer: GraphQLHttpAnswer;

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '@platform/logging';
 import { metricsRecording, readCacheInvalidations } from '@platform/metrics';
-import { RedisGenerations } from './generations';
+import { RedisGenerations } from './subgraph-read-cache';
 
 export interface SubgraphWrites {
   /** Resolves once the generation is bumped, or once the bump failed and was left to the retry loop. */
