@@ -9,16 +9,9 @@ import { TokenService } from './domain/token-service';
 import { LoginThrottle } from './domain/login-throttle';
 import type { Limiter } from '@platform/rate-limit';
 import type { AuthContext } from './context';
-import { mutationResolvers } from './resolvers/mutation-resolvers';
-import { queryResolvers } from './resolvers/query-resolvers';
+import { resolvers } from './resolvers';
 import { ApiKeyRepository } from './data-access/api-key-repository';
 import { ApiKeyService, type ApiKeyOwners } from './domain/api-key-service';
-import {
-  apiKeyMutationResolvers,
-  apiKeyQueryResolvers,
-  apiKeyTypeResolvers,
-} from './resolvers/api-key-resolvers';
-import type { Resolvers } from './__generated__/resolvers-types';
 
 export interface AuthAppDeps extends SubgraphAppDeps {
   /** Role and state of a key's owner (the users subgraph's `_accountStatus`). */
@@ -54,13 +47,6 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     // A key's last use is recorded outside any mutation (while the gateway verifies it): it invalidates like one.
     () => deps.writes?.written() ?? Promise.resolve(),
   );
-  const resolvers: Resolvers = {
-    ...queryResolvers,
-    ...mutationResolvers,
-    ...apiKeyTypeResolvers,
-    Query: { ...queryResolvers.Query, ...apiKeyQueryResolvers },
-    Mutation: { ...mutationResolvers.Mutation, ...apiKeyMutationResolvers },
-  };
   return startSubgraph<AuthContext>({
     ...deps,
     typeDefs,

@@ -5,11 +5,7 @@ import typeDefs from './schema.graphql';
 import { ItemRepository } from './data-access/item-repository';
 import { ItemService } from './domain/item-service';
 import { createItemLoaders, type ItemsContext } from './context';
-import { itemResolvers } from './resolvers/item-resolvers';
-import { userResolvers } from './resolvers/user-resolvers';
-import { queryResolvers } from './resolvers/query-resolvers';
-import { mutationResolvers } from './resolvers/mutation-resolvers';
-import type { Resolvers } from './__generated__/resolvers-types';
+import { resolvers } from './resolvers';
 
 export type ItemsAppDeps = SubgraphAppDeps;
 
@@ -21,12 +17,7 @@ export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
   return startSubgraph<ItemsContext>({
     ...deps,
     typeDefs,
-    resolvers: {
-      ...itemResolvers,
-      ...userResolvers,
-      ...queryResolvers,
-      ...mutationResolvers,
-    } satisfies Resolvers,
+    resolvers,
     context: (base) => ({
       ...base,
       loaders: createItemLoaders(repository),

@@ -10,12 +10,7 @@ import { PostService } from './domain/post-service';
 import { CommentService } from './domain/comment-service';
 import { DeletionGuard } from './domain/deletion-guard';
 import { createPostLoaders, type PostsContext } from './context';
-import { postResolvers } from './resolvers/post-resolvers';
-import { commentResolvers } from './resolvers/comment-resolvers';
-import { userResolvers } from './resolvers/user-resolvers';
-import { queryResolvers } from './resolvers/query-resolvers';
-import { mutationResolvers } from './resolvers/mutation-resolvers';
-import type { Resolvers } from './__generated__/resolvers-types';
+import { resolvers } from './resolvers';
 
 export type PostsAppDeps = SubgraphAppDeps;
 
@@ -32,13 +27,7 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
   return startSubgraph<PostsContext>({
     ...deps,
     typeDefs,
-    resolvers: {
-      ...postResolvers,
-      ...commentResolvers,
-      ...userResolvers,
-      ...queryResolvers,
-      ...mutationResolvers,
-    } satisfies Resolvers,
+    resolvers,
     context: (base) => ({
       ...base,
       loaders: createPostLoaders(postRepository, commentRepository, likeRepository),

@@ -6,10 +6,7 @@ import { UserRepository } from './data-access/user-repository';
 import { UserService, type AccountPurger, type CredentialStore } from './domain/user-service';
 import { UserListing } from './domain/user-listing';
 import { createUserLoaders, type UsersContext } from './context';
-import { userResolvers } from './resolvers/user-resolvers';
-import { queryResolvers } from './resolvers/query-resolvers';
-import { mutationResolvers } from './resolvers/mutation-resolvers';
-import type { Resolvers } from './__generated__/resolvers-types';
+import { resolvers } from './resolvers';
 
 export interface UsersAppDeps extends SubgraphAppDeps {
   credentials: CredentialStore;
@@ -27,7 +24,7 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const { server, handler } = await startSubgraph<UsersContext>({
     ...deps,
     typeDefs,
-    resolvers: { ...userResolvers, ...queryResolvers, ...mutationResolvers } satisfies Resolvers,
+    resolvers,
     context: (base) => ({
       ...base,
       loaders: createUserLoaders(repository),
