@@ -1,4 +1,4 @@
-import type { UserFieldsFragment } from '../operations/users-operations';
+import type { UserFieldsFragment } from '../operations/__generated__/operations';
 import { toUserListItem, toUserPublic } from './user-representation';
 
 const node: UserFieldsFragment = {

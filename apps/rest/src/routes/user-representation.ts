@@ -1,5 +1,5 @@
 /** GraphQL user -> the REST User representations (snake_case, integer id, never a password), per API version. */
-import type { UserFieldsFragment } from '../operations/users-operations';
+import type { UserFieldsFragment } from '../operations/__generated__/operations';
 
 export const toUserPublic = (user: UserFieldsFragment) => ({
   id: Number(user.id),

@@ -7,9 +7,11 @@ import { UserPublic, UserV1, UserV2 } from '@platform/contracts';
 import { LISTINGS, listingQuerySchema, toConnectionVariables } from '@platform/listing';
 import { defineRoute } from '../http/route';
 import type { RestEnvironment } from '../environment';
-import { ListUsers } from '../operations/users-operations';
+import { OPERATIONS } from '../gateway/gateway-client';
 import { toUserListItem } from './user-representation';
 import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
+
+const { ListUsers } = OPERATIONS;
 
 const forcedStyleOf = (env: RestEnvironment) =>
   env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;

@@ -12,10 +12,15 @@ import {
   UserUpdate,
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import type { Operation } from '../gateway/gateway-client';
 import { defineRoute, type RouteDefinition, type Security } from '../http/route';
 import { versionTag } from '../http/conditional';
-import {
+import { OPERATIONS, type Operation } from '../gateway/gateway-client';
+import type { UserFieldsFragment } from '../operations/__generated__/operations';
+import { idParams, rootOf } from './record-routes';
+import { toUserPublic } from './user-representation';
+import { listUsersRoute } from './users-list-route';
+
+const {
   ActivateUser,
   CreateUser,
   DeactivateUser,
@@ -25,11 +30,7 @@ import {
   ReplaceUser,
   ResetPassword,
   UpdateUser,
-  type UserFieldsFragment,
-} from '../operations/users-operations';
-import { idParams, rootOf } from './record-routes';
-import { toUserPublic } from './user-representation';
-import { listUsersRoute } from './users-list-route';
+} = OPERATIONS;
 
 const UserIdParams = idParams({ user_id: 'User' });
 
