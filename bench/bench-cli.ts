@@ -30,7 +30,7 @@ import {
   type RunningInfra,
   type RunningSystem,
 } from '@platform/testing';
-import { GetUser } from '../apps/rest/src/operations/users-operations';
+import { OPERATIONS } from '../apps/rest/src/gateway/gateway-client';
 import { FULL_SEED, SEED_PASSWORD, seedDatabase, seedUsername, type SeedSizes } from './bench-seed';
 import {
   addCacheCounts,
@@ -50,6 +50,8 @@ import {
   REFERENCES,
   type ScenarioResult,
 } from './bench-results';
+
+const { GetUser } = OPERATIONS;
 
 const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
 

@@ -19,8 +19,9 @@ import {
   type FederationContext,
 } from '@platform/federation';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits } from '@platform/graphql-server';
-import { GetUser } from '../apps/rest/src/operations/users-operations';
-import { ListItems } from '../apps/rest/src/operations/items-operations';
+import { OPERATIONS } from '../apps/rest/src/gateway/gateway-client';
+
+const { GetUser, ListItems } = OPERATIONS;
 
 const ROUNDS = 7;
 const OPS_PER_ROUND = 3_000;

@@ -48,17 +48,18 @@ export async function buildGraphiQL() {
 
 /**
  * The trusted-documents manifest (Apollo's persisted-query manifest format): the REST facade's fixed documents
- * (apps/rest/src/operations, read from the code itself) and every operation internal teams registered in
- * schema/operations/*.graphql (one operation per file). The gateway loads it with TRUSTED_DOCUMENTS=on.
+ * (ALL_OPERATIONS of apps/rest/src/gateway/gateway-client.ts, read from the code itself) and every operation
+ * internal teams registered in schema/operations/*.graphql (one operation per file). The gateway loads it with
+ * TRUSTED_DOCUMENTS=on.
  */
 export async function trustedDocumentsManifest() {
   const bundled = await build({
-    entryPoints: [join(root, 'apps', 'rest', 'src', 'operations', 'index.ts')],
+    entryPoints: [join(root, 'apps', 'rest', 'src', 'gateway', 'gateway-client.ts')],
     bundle: true,
     write: false,
     platform: 'node',
     format: 'cjs',
-    // The documents are plain strings; what the operation modules import (the gateway client, undici, ...) is not
+    // The documents are plain strings; what the gateway client imports (the platform libs, undici, ...) is not
     // needed to read them, and some of it needs a newer Node than the one a build may run on.
     plugins: [
       {

@@ -1,13 +1,14 @@
 /**
- * The facade's only way to data: fixed GraphQL operation documents (so the gateway's parse and plan caches hit)
- * executed with variables, by the gateway process over a keep-alive pool (GatewayClient, GATEWAY_MODE=remote) or by the
- * same executor in-process (EmbeddedGateway, embedded-gateway.ts). GraphQL errors come back as AppErrors, an
- * unreachable gateway or subgraph as a 503.
+ * The facade's only way to data: the table of its fixed GraphQL operations (OPERATIONS, one per generated document, so
+ * the gateway's parse and plan caches hit) executed with variables, by the gateway process over a keep-alive pool
+ * (GatewayClient, GATEWAY_MODE=remote) or by the same executor in-process (EmbeddedGateway, embedded-gateway.ts).
+ * GraphQL errors come back as AppErrors, an unreachable gateway or subgraph as a 503.
  */
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { CLIENT_IP_HEADER, NOT_PLANNED_CODES, WARM_UP_HEADER } from '@platform/federation';
 import { REQUEST_ID_HEADER } from '@platform/logging';
 import { GraphQLHttpClient, type GraphQLResponse } from '@platform/service';
+import * as generated from '../operations/__generated__/operations';
 
 /** A named operation document; its result and variable types are carried for the caller. */
 export interface Operation<TData, TVariables = Record<string, unknown>> {
@@ -33,6 +34,35 @@ export function operation<TData, TVariables>(
   if (name === undefined) throw new Error(`not a named query or mutation:\n${text}`);
   return { name, document: text };
 }
+
+type Generated = typeof generated;
+
+/** `XxxDocument` of the generated module as the operation `Xxx`, typed by its result and variables. */
+export type Operations = {
+  [
+    K in keyof Generated as K extends `${infer Name}Document` ? Name : never
+  ]: Generated[K] extends DocumentTypeDecoration<infer TData, infer TVariables>
+    ? Operation<TData, TVariables>
+    : never;
+};
+
+const DOCUMENT_SUFFIX = 'Document';
+
+/**
+ * Every fixed operation the facade sends, one per document of apps/rest/src/operations/*.graphql (`CreateUser` from
+ * `CreateUserDocument`); the routes pick theirs by name. tools/build.mjs reads it for the trusted-documents manifest.
+ */
+export const OPERATIONS = Object.fromEntries(
+  Object.entries(generated)
+    .filter(([name]) => name.endsWith(DOCUMENT_SUFFIX))
+    .map(([name, document]) => [
+      name.slice(0, -DOCUMENT_SUFFIX.length),
+      operation(document as TypedDocument<unknown, unknown>),
+    ]),
+) as Operations;
+
+/** The whole table as a list: the plans warmed at start, the documents of the trusted-documents manifest. */
+export const ALL_OPERATIONS: readonly Operation<unknown, unknown>[] = Object.values(OPERATIONS);
 
 export interface CallCredentials {
   authorization?: string | undefined;

@@ -13,16 +13,11 @@ import {
 import { notFound } from '@platform/errors';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { versionTag } from '../http/conditional';
-import {
-  CreateApiKey,
-  GetApiKey,
-  ListApiKeys,
-  RevokeApiKey,
-  UpdateApiKey,
-  type ApiKeyFieldsFragment,
-  type CreateApiKeyMutation,
-} from '../operations/api-keys-operations';
+import { OPERATIONS } from '../gateway/gateway-client';
+import type { ApiKeyFieldsFragment, CreateApiKeyMutation } from '../operations/__generated__/operations';
 import { idParams } from './record-routes';
+
+const { CreateApiKey, GetApiKey, ListApiKeys, RevokeApiKey, UpdateApiKey } = OPERATIONS;
 
 const ApiKeyIdParams = idParams({ key_id: 'API key' });
 

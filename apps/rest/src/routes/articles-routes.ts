@@ -2,10 +2,12 @@
 import { CommentPublic, PostPublic } from '@platform/contracts';
 import { notFound, validationError } from '@platform/errors';
 import { LISTINGS, parentScope } from '@platform/listing';
-import { ListArticleComments, ListArticles } from '../operations/posts-operations';
+import { OPERATIONS } from '../gateway/gateway-client';
 import { toCommentPublic, toPostPublic } from './resource-representation';
 import { listParameters, listRoute } from './resource-listing';
 import { idParams } from './record-routes';
+
+const { ListArticleComments, ListArticles } = OPERATIONS;
 
 /** Posts' listing parameters without author_id, which the path fixes. */
 const ARTICLE_PARAMETERS = listParameters({

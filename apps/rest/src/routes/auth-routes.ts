@@ -5,7 +5,10 @@
 import type { z } from 'zod';
 import { RefreshTokenRequest, TokenRequest, TokenResponse } from '@platform/contracts';
 import { defineRoute, type RouteContext, type RouteDefinition } from '../http/route';
-import { Login, Logout, RefreshToken, type TokenPairFieldsFragment } from '../operations/auth-operations';
+import { OPERATIONS } from '../gateway/gateway-client';
+import type { TokenPairFieldsFragment } from '../operations/__generated__/operations';
+
+const { Login, Logout, RefreshToken } = OPERATIONS;
 
 /** Token responses must never be cached (RFC 6749 section 5.1). */
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };

@@ -1,17 +1,13 @@
 /** Comments under a post: listing, creating, reading, editing and deleting one, via the posts subgraph. */
 import { CommentCreate, CommentPublic, CommentUpdate } from '@platform/contracts';
 import { LISTINGS, parentScope } from '@platform/listing';
-import {
-  CreateComment,
-  DeleteComment,
-  GetComment,
-  ListComments,
-  UpdateComment,
-} from '../operations/posts-operations';
+import { OPERATIONS } from '../gateway/gateway-client';
 import { toCommentPublic } from './resource-representation';
 import { listRoute } from './resource-listing';
 import { idParams, recordRoutes } from './record-routes';
 import { PostIdParams } from './posts-routes';
+
+const { CreateComment, DeleteComment, GetComment, ListComments, UpdateComment } = OPERATIONS;
 
 const comments = recordRoutes({
   label: 'Comment',

@@ -1,17 +1,12 @@
 /** The items resource: CRUD and listing, translated into gateway operations on the items subgraph. */
 import { ItemCreate, ItemPublic, ItemReplace, ItemUpdate } from '@platform/contracts';
 import { LISTINGS } from '@platform/listing';
-import {
-  CreateItem,
-  DeleteItem,
-  GetItem,
-  ListItems,
-  ReplaceItem,
-  UpdateItem,
-} from '../operations/items-operations';
+import { OPERATIONS } from '../gateway/gateway-client';
 import { toItemInput, toItemPublic } from './resource-representation';
 import { listRoute } from './resource-listing';
 import { idParams, recordRoutes } from './record-routes';
+
+const { CreateItem, DeleteItem, GetItem, ListItems, ReplaceItem, UpdateItem } = OPERATIONS;
 
 const WRITE_RULES =
   'Needs `items:write`. A member may change only items it owns (403 otherwise); an admin any. A missing item is 404 ' +

@@ -2,8 +2,13 @@
 import { PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
 import { LISTINGS } from '@platform/listing';
 import { defineRoute } from '../http/route';
-import type { Operation } from '../gateway/gateway-client';
-import {
+import { OPERATIONS, type Operation } from '../gateway/gateway-client';
+import type { PostFieldsFragment } from '../operations/__generated__/operations';
+import { toPostPublic } from './resource-representation';
+import { listRoute } from './resource-listing';
+import { idParams, recordRoutes } from './record-routes';
+
+const {
   CreatePost,
   DeletePost,
   GetPost,
@@ -12,11 +17,7 @@ import {
   ReplacePost,
   UnlikePost,
   UpdatePost,
-  type PostFieldsFragment,
-} from '../operations/posts-operations';
-import { toPostPublic } from './resource-representation';
-import { listRoute } from './resource-listing';
-import { idParams, recordRoutes } from './record-routes';
+} = OPERATIONS;
 
 export const PostIdParams = idParams({ id: 'Post' });
 

@@ -1,6 +1,9 @@
 /** GraphQL items, posts and comments -> their REST representations (snake_case, integer ids, ISO timestamps). */
-import type { ItemFieldsFragment } from '../operations/items-operations';
-import type { CommentFieldsFragment, PostFieldsFragment } from '../operations/posts-operations';
+import type {
+  ItemFieldsFragment,
+  CommentFieldsFragment,
+  PostFieldsFragment,
+} from '../operations/__generated__/operations';
 
 export const toItemPublic = (item: ItemFieldsFragment) => ({
   id: Number(item.id),

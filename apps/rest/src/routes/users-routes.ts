@@ -1,7 +1,8 @@
 /**
- * The users resource: registration, reads, updates, deletion and the account actions, translated into gateway
- * operations. The facade only checks that a credential is present; the users and auth subgraphs verify it and
- * enforce scopes (users:read, users:write) and ownership (self or admin).
+ * The users resource: registration, the listing (every style of CONTRACT.md "Listings", or the one USERS_LIST_STYLE
+ * forces), reads, updates, deletion and the account actions, translated into gateway operations, and the REST User
+ * representations they answer with. The facade only checks that a credential is present; the users and auth subgraphs
+ * verify it and enforce scopes (users:read, users:write) and ownership (self or admin).
  */
 import { z } from 'zod';
 import {
@@ -10,26 +11,54 @@ import {
   UserPublic,
   UserReplace,
   UserUpdate,
+  UserV1,
+  UserV2,
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
-import type { Operation } from '../gateway/gateway-client';
+import { LISTINGS, listingQuerySchema, toConnectionVariables } from '@platform/listing';
+import type { RestEnvironment } from '../environment';
 import { defineRoute, type RouteDefinition, type Security } from '../http/route';
 import { versionTag } from '../http/conditional';
-import {
+import { OPERATIONS, type Operation } from '../gateway/gateway-client';
+import type { UserFieldsFragment } from '../operations/__generated__/operations';
+import { idParams, rootOf } from './record-routes';
+import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
+
+const {
   ActivateUser,
   CreateUser,
   DeactivateUser,
   DeleteUser,
   GetMe,
   GetUser,
+  ListUsers,
   ReplaceUser,
   ResetPassword,
   UpdateUser,
-  type UserFieldsFragment,
-} from '../operations/users-operations';
-import { idParams, rootOf } from './record-routes';
-import { toUserPublic } from './user-representation';
-import { listUsersRoute } from './users-list-route';
+} = OPERATIONS;
+
+/** GraphQL user -> the REST User (snake_case, integer id, never a password). */
+export const toUserPublic = (user: UserFieldsFragment) => ({
+  id: Number(user.id),
+  username: user.username,
+  email: user.email,
+  full_name: user.fullName,
+  is_active: user.isActive,
+  role: user.role,
+});
+
+/** A listed user: v1 `{id, name}`, v2 adds `email`, unversioned paths the full User (CONTRACT.md "Versioning"). */
+export function toUserListItem(user: UserFieldsFragment, version: number | undefined) {
+  if (version === 1) return { id: Number(user.id), name: user.username };
+  if (version === 2) return { id: Number(user.id), name: user.username, email: user.email };
+  return toUserPublic(user);
+}
+
+const forcedStyleOf = (env: RestEnvironment) =>
+  env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
+
+/** Unversioned paths list the full User, v2 `{id, name, email}`, v1 `{id, name}`; every style in each. */
+const VERSIONED_LIST_BODIES = [UserPublic, UserV2, UserV1].flatMap((user) => listBodyVariants(user));
 
 const UserIdParams = idParams({ user_id: 'User' });
 
@@ -144,7 +173,35 @@ export const usersRoutes = [
       return { status: 201, body: toUserPublic(data.createUser) };
     },
   }),
-  listUsersRoute,
+  defineRoute({
+    method: 'get',
+    path: '/users/',
+    operationId: 'listUsers',
+    summary: 'List users',
+    description:
+      'Needs `users:read`. The pagination style follows from the parameters (cursor `pageSize`/`pageToken` -> envelope B; ' +
+      '`page`/`size` -> envelope A; `lastSeenId`/`limit` or `skip`/`offset`/`limit` or none -> array), unless the deployment ' +
+      'forces one with USERS_LIST_STYLE. Filters: `username`, `email`, `role`, `is_active`, each also as `field[eq|lt|gt|in]`. ' +
+      'Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2.',
+    tags: ['users'],
+    security: 'bearer-or-api-key',
+    scope: 'users:read',
+    query: listingQuerySchema(LISTINGS.users),
+    listing: true,
+    documentedQuery: (env) => listingQuerySchema(LISTINGS.users, { forcedStyle: forcedStyleOf(env) }),
+    responses: {
+      200: {
+        description: 'Users: an array, or envelope A (page/size), or envelope B (cursor)',
+        schema: z.union(VERSIONED_LIST_BODIES),
+      },
+    },
+    handler: async ({ request, gateway, credentials, env, version }) => {
+      const style = forcedStyleOf(env);
+      const listQuery = listQueryOf(request.query, LISTINGS.users, env, style ? { forcedStyle: style } : {});
+      const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
+      return listResponse(request, version, listQuery, data.users, (user) => toUserListItem(user, version));
+    },
+  }),
   // Before /users/:user_id, so that `me` is not taken for an id.
   defineRoute({
     method: 'get',

@@ -1,5 +1,5 @@
-import type { UserFieldsFragment } from '../operations/users-operations';
-import { toUserListItem, toUserPublic } from './user-representation';
+import type { UserFieldsFragment } from '../operations/__generated__/operations';
+import { toUserListItem, toUserPublic } from './users-routes';
 
 const node: UserFieldsFragment = {
   id: '7',
