@@ -6,13 +6,23 @@
 import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFile = promisify(execFileCallback);
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
-const ROOT = join(__dirname, '..', '..', '..');
+/**
+ * The repository root: the nearest directory above this module with the Schemathesis configuration. From source
+ * (jest) that is three levels up; from a bundle in dist/tools (bench/schemathesis.mjs) two.
+ */
+function repositoryRoot(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'apps', 'e2e', 'schemathesis', 'schemathesis.toml'))) return dir;
+  }
+  throw new Error(`no apps/e2e/schemathesis/schemathesis.toml above ${__dirname}`);
+}
+const ROOT = repositoryRoot();
 export const SCHEMATHESIS_CONFIG_DIR = join(ROOT, 'apps', 'e2e', 'schemathesis');
 
 type Log = (message: string) => void;
@@ -33,8 +43,9 @@ export async function ensurePythonTool(
 ): Promise<string> {
   const dir = join(cacheRoot(), `${pkg}-${version}`);
   const marker = join(dir, '.installed');
-  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === version)
-    return join(dir, 'bin', executable);
+  const installed = join(dir, 'bin', executable);
+  // The marker and the executable: a cache whose files were removed behind the marker's back is installed again.
+  if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === version && existsSync(installed)) return installed;
   // The marker is written last: a directory without it is an interrupted install, removed and redone.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(cacheRoot(), { recursive: true });
@@ -53,7 +64,7 @@ export async function ensurePythonTool(
   }
   writeFileSync(`${marker}.tmp`, `${version}\n`);
   renameSync(`${marker}.tmp`, marker);
-  return join(dir, 'bin', executable);
+  return installed;
 }
 
 /** The `st` executable, installing Schemathesis into the cache on first use. */
@@ -110,8 +121,21 @@ export async function runSchemathesis(options: SchemathesisOptions): Promise<Sch
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // Each finished operation's line goes to the log as it comes, with the seconds since the start: a slow phase or
+    // operation shows where the run's time goes.
+    const started = Date.now();
+    let partial = '';
+    const collect = (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!options.log) return;
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.trim() !== '') options.log(`+${Math.round((Date.now() - started) / 1000)}s ${line}`);
+      }
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
