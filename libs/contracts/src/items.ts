@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { strictBody } from './strict-body';
-import { text } from './text';
+import { nonBlankText, text } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
 
 export const ITEM_NAME_MAX = 200;
@@ -20,10 +20,9 @@ export const hasAtMostTwoDecimals = (value: number): boolean =>
 export const toCents = (price: number): number => Math.round(price * 100);
 export const fromCents = (cents: number): number => cents / 100;
 
-const name = text()
+const name = nonBlankText()
   .min(1, 'must not be empty')
   .max(ITEM_NAME_MAX, `must be at most ${ITEM_NAME_MAX} characters`)
-  .regex(/\S/, 'must not be blank')
   .describe(`1 to ${ITEM_NAME_MAX} characters, not only whitespace`);
 const description = text()
   .max(ITEM_DESCRIPTION_MAX, `must be at most ${ITEM_DESCRIPTION_MAX} characters`)

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { strictBody } from './strict-body';
-import { text } from './text';
+import { nonBlankText } from './text';
 import { ENTITY_ID_MAX } from './entity-id';
 
 export const POST_TITLE_MAX = 200;
@@ -12,10 +12,9 @@ export const POST_BODY_MAX = 20_000;
 export const COMMENT_BODY_MAX = 5_000;
 
 const bounded = (max: number) =>
-  text()
+  nonBlankText()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .regex(/\S/, 'must not be blank')
     .describe(`1 to ${max} characters, not only whitespace`);
 
 const title = bounded(POST_TITLE_MAX);

@@ -1,4 +1,5 @@
-import { isSafeText, text } from './text';
+import { z } from 'zod';
+import { isSafeText, nonBlankText, text, UNSAFE_TEXT_MESSAGE } from './text';
 import { CommentCreate, ItemCreate, PostCreate, UserCreate, UserUpdate, ApiKeyCreate, TokenRequest, parseInput } from './index';
 import { AppError } from '@platform/errors';
 
@@ -40,5 +41,42 @@ describe('text fields', () => {
     ['login username', 'username', TokenRequest, { username: 'ann\u0000', password: 'x' }],
   ] as const)('when the %s holds NUL or a lone surrogate, then the validation error names %s', (_label, field, schema, input) => {
     expect(fieldsOf(() => parseInput(schema, input))).toContain(field);
+  });
+});
+
+describe('non-blank text fields', () => {
+  const messagesOf = (value: string) => {
+    const parsed = nonBlankText().safeParse(value);
+    return parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+  };
+
+  it.each([' ', '\t\n ', '\u00a0'])('when a value is only whitespace (%j), then it is refused as blank', (value) => {
+    expect(messagesOf(value)).toEqual(['must not be blank']);
+  });
+
+  it.each(['a', '  lamp  ', '\tx', 'émoji 😀'])('when a value has a visible character (%j), then it is accepted', (value) => {
+    expect(messagesOf(value)).toEqual([]);
+  });
+
+  it.each(['\u0000', ' \u0000', 'a\u0000', `${'a'.repeat(19_999)}\u0000`])(
+    'when a value holds NUL (%j), then it is refused as unsafe text, not as blank',
+    (value) => {
+      expect(messagesOf(value)).toEqual([UNSAFE_TEXT_MESSAGE]);
+    },
+  );
+
+  it('when a value has an unpaired surrogate, then it is refused as unsafe text', () => {
+    expect(messagesOf('a\ud800')).toEqual([UNSAFE_TEXT_MESSAGE]);
+  });
+
+  it('when the OpenAPI schema of a post is generated, then each non-blank field carries one pattern and no allOf', () => {
+    const schema = z.toJSONSchema(PostCreate, { io: 'input', unrepresentable: 'any' }) as {
+      $defs: Record<string, { properties: Record<string, Record<string, unknown>> }>;
+    };
+    for (const field of ['title', 'body']) {
+      const property = schema.$defs['PostCreate']!.properties[field];
+      expect(property).toMatchObject({ pattern: expect.any(String) });
+      expect(property).not.toHaveProperty('allOf');
+    }
   });
 });

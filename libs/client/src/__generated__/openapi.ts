@@ -927,7 +927,7 @@ export interface components {
          */
         ItemCreate: {
             /** @description 1 to 200 characters, not only whitespace */
-            name: string & (unknown & unknown);
+            name: string;
             /** @description At most 5000 characters, or null */
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
@@ -973,7 +973,7 @@ export interface components {
          */
         ItemReplace: {
             /** @description 1 to 200 characters, not only whitespace */
-            name: string & (unknown & unknown);
+            name: string;
             /** @description At most 5000 characters, or null */
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
@@ -989,7 +989,7 @@ export interface components {
          */
         ItemUpdate: {
             /** @description 1 to 200 characters, not only whitespace */
-            name?: string & (unknown & unknown);
+            name?: string;
             /** @description At most 5000 characters, or null */
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
@@ -1066,9 +1066,9 @@ export interface components {
          */
         PostCreate: {
             /** @description 1 to 200 characters, not only whitespace */
-            title: string & (unknown & unknown);
+            title: string;
             /** @description 1 to 20000 characters, not only whitespace */
-            body: string & (unknown & unknown);
+            body: string;
         };
         /**
          * @description Full update of a post: title and body are required.
@@ -1079,9 +1079,9 @@ export interface components {
          */
         PostReplace: {
             /** @description 1 to 200 characters, not only whitespace */
-            title: string & (unknown & unknown);
+            title: string;
             /** @description 1 to 20000 characters, not only whitespace */
-            body: string & (unknown & unknown);
+            body: string;
         };
         /**
          * @description Partial update of a post: only the given fields change.
@@ -1091,9 +1091,9 @@ export interface components {
          */
         PostUpdate: {
             /** @description 1 to 200 characters, not only whitespace */
-            title?: string & (unknown & unknown);
+            title?: string;
             /** @description 1 to 20000 characters, not only whitespace */
-            body?: string & (unknown & unknown);
+            body?: string;
         };
         /**
          * @description A comment on a post.
@@ -1155,7 +1155,7 @@ export interface components {
          */
         CommentCreate: {
             /** @description 1 to 5000 characters, not only whitespace */
-            body: string & (unknown & unknown);
+            body: string;
         };
         /**
          * @description Partial update of a comment.
@@ -1165,7 +1165,7 @@ export interface components {
          */
         CommentUpdate: {
             /** @description 1 to 5000 characters, not only whitespace */
-            body?: string & (unknown & unknown);
+            body?: string;
         };
     };
     responses: never;
