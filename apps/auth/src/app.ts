@@ -51,9 +51,6 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     ...deps,
     typeDefs,
     resolvers,
-    context: (base) => ({
-      ...base,
-      services: { credentials, apiKeys, tokens },
-    }),
+    services: { credentials, apiKeys, tokens },
   });
 }

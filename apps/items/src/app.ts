@@ -18,10 +18,7 @@ export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
     ...deps,
     typeDefs,
     resolvers,
-    context: (base) => ({
-      ...base,
-      loaders: createItemLoaders(repository),
-      services: { items },
-    }),
+    services: { items },
+    loaders: () => createItemLoaders(repository),
   });
 }

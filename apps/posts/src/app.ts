@@ -28,10 +28,7 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
     ...deps,
     typeDefs,
     resolvers,
-    context: (base) => ({
-      ...base,
-      loaders: createPostLoaders(postRepository, commentRepository, likeRepository),
-      services: { posts, comments },
-    }),
+    services: { posts, comments },
+    loaders: () => createPostLoaders(postRepository, commentRepository, likeRepository),
   });
 }

@@ -25,11 +25,8 @@ export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
     ...deps,
     typeDefs,
     resolvers,
-    context: (base) => ({
-      ...base,
-      loaders: createUserLoaders(repository),
-      services: { users, listing },
-    }),
+    services: { users, listing },
+    loaders: () => createUserLoaders(repository),
   });
   return { server, handler, users };
 }

@@ -92,17 +92,28 @@ export interface StartedSubgraph<TContext extends BaseContext> {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/** What a subgraph adds to the base context: its services, and its DataLoaders when it has any. */
+export interface SubgraphContextFields {
+  services: object;
+  loaders?: object;
+}
+
 /**
  * Builds, starts and serves a subgraph: the Apollo server above, the caller authenticated from its bearer token,
- * and the service's own context fields added per request (loaders, services). Takes the app's deps as they come.
+ * and the service's own context fields: `services` (made once, shared) and `loaders` (made per request, since a
+ * DataLoader batches and caches within one request only). Takes the app's deps as they come.
  */
-export async function startSubgraph<TContext extends BaseSubgraphContext>(
+export async function startSubgraph<TContext extends BaseSubgraphContext & SubgraphContextFields>(
   options: Omit<SubgraphAppDeps, 'db'> & {
     typeDefs: string;
     resolvers: GraphQLResolverMap<TContext>;
-    context: (base: BaseSubgraphContext) => TContext;
+    services: TContext['services'];
+    loaders?: () => NonNullable<TContext['loaders']>;
   },
 ): Promise<StartedSubgraph<TContext>> {
+  const { services, loaders } = options;
+  const ownContext = (base: BaseSubgraphContext) =>
+    ({ ...base, services, ...(loaders ? { loaders: loaders() } : {}) }) as TContext;
   const server = createSubgraphServer<TContext>(options.typeDefs, options.resolvers, {
     production: options.production,
     limits: options.limits,
@@ -120,7 +131,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext>(
     // The subgraph-secret guard in front of this handler is what makes the client-IP and facade headers trustworthy.
     context: async (req, requestId, logger) => {
       const clientIp = req.headers[CLIENT_IP_HEADER];
-      return options.context({
+      return ownContext({
         ...authenticateRequest(req.headers, tokens),
         requestId,
         logger,
