@@ -47,24 +47,27 @@ const LEFT_TO_DEFAULT: Record<string, string> = {
   BOOTSTRAP_API_KEY: 'optional key, set by an operator when wanted',
   GRAPHIQL_PASSWORD: 'needed only with GRAPHIQL=on (off in both deployments); a secret an operator adds then',
   TRUSTED_DOCUMENTS_PATH: 'the manifest ships beside the gateway bundle in the image',
+  GATEWAY_URL: 'rest reads it only with GATEWAY_MODE=remote; the deployments run embedded',
+  GATEWAY_TIMEOUT_MS: 'rest reads it only with GATEWAY_MODE=remote; the deployments run embedded',
 };
 
 /** Who may connect to whom inside the cluster (issue 8): the callers of each app. */
 const ALLOWED_CALLERS: Record<string, string[]> = {
   rest: ['ingress'],
-  gateway: ['ingress', 'rest'],
-  users: ['auth', 'gateway'],
-  items: ['gateway', 'users'],
-  auth: ['gateway', 'users'],
-  posts: ['gateway', 'users'],
+  // rest reaches the subgraphs itself (GATEWAY_MODE=embedded, the default), not the gateway.
+  gateway: ['ingress'],
+  users: ['auth', 'gateway', 'rest'],
+  items: ['gateway', 'rest', 'users'],
+  auth: ['gateway', 'rest', 'users'],
+  posts: ['gateway', 'rest', 'users'],
   mongo: ['auth', 'items', 'mongo', 'mongo-init', 'posts', 'users'],
   redis: ['auth', 'gateway', 'items', 'posts', 'rest', 'users'],
 };
 
 const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-environment.ts'));
 /**
- * The supergraph settings: the gateway reads them; the facade only with GATEWAY_MODE=embedded, and the deployments run
- * it `remote` (through the gateway, as the NetworkPolicies allow), so for rest they are left out.
+ * The supergraph settings: the gateway reads them, and so does the facade with GATEWAY_MODE=embedded, which the
+ * deployments run (the default); its GATEWAY_URL and GATEWAY_TIMEOUT_MS are then unread (LEFT_TO_DEFAULT).
  */
 const supergraphVariables = parseEnvironmentSchema(read('libs/config/src/supergraph-environment.ts'));
 const appVariables = Object.fromEntries(
@@ -72,7 +75,7 @@ const appVariables = Object.fromEntries(
     app,
     [
       ...commonVariables,
-      ...(app === 'gateway' ? supergraphVariables : []),
+      ...(app === 'gateway' || app === 'rest' ? supergraphVariables : []),
       ...parseEnvironmentSchema(read(`apps/${app}/src/environment.ts`)),
     ],
   ]),

@@ -75,7 +75,7 @@ const SETTINGS: Record<string, string> = {
   CORS_ORIGINS: 'https://app.example.com',
   MAX_BODY_BYTES: '2097152',
   REQUEST_TIMEOUT_MS: '20000',
-  GATEWAY_MODE: 'embedded',
+  GATEWAY_MODE: 'remote',
   GATEWAY_TIMEOUT_MS: '9000',
   SUBGRAPH_TIMEOUT_MS: '4000',
   SUBGRAPH_DEDUP: 'off',

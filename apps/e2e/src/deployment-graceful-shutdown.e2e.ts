@@ -169,6 +169,8 @@ describe('graceful shutdown under load (deployment)', () => {
         SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
         RATE_LIMIT_POINTS: '10000000',
         LOGIN_RATE_LIMIT_POINTS: '10000000',
+        // The drain under test is each process's, the gateway's included.
+        GATEWAY_MODE: 'remote',
       },
       envFor: Object.fromEntries(
         (['users', 'items', 'auth', 'posts'] as const).map((name) => [

@@ -54,6 +54,8 @@ beforeAll(async () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
+      // The trace under test crosses all three processes (rest -> gateway -> subgraph).
+      GATEWAY_MODE: 'remote',
     },
     envFor: { rest: { OTEL_TRACES_SAMPLER: 'always_on' } },
   });

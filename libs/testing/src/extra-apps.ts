@@ -33,6 +33,9 @@ export async function startExtraApp(
       JWT_SECRET: stack.jwtSecret,
       MONGO_URL: stack.mongoUrl,
       GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
+      // An extra facade is a replica beside the shared stack's, which runs `remote` (global-setup.ts); a test that
+      // wants the default embedded executor says GATEWAY_MODE=embedded and gives the subgraph URLs.
+      GATEWAY_MODE: 'remote',
       APOLLO_TELEMETRY_DISABLED: 'true',
       ...env,
       PORT: String(port),

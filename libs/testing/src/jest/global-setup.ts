@@ -54,6 +54,11 @@ export default async function globalSetup(): Promise<void> {
       // The shared stack's tests watch reads reach the subgraphs (logs, spans, command counts); the read cache is
       // tested on a system of its own (apps/e2e/src/read-cache.e2e.ts). The subgraphs still bump their generations.
       READ_CACHE: 'off',
+      // The default is `embedded` (ADR 0007); the shared stack runs the facade `remote` because most whole-stack tests
+      // assert the gateway hop's guarantees (the facade's proof, trusted documents, per-hop logs, metrics and spans).
+      // The default is exercised by rest-embedded-gateway.e2e.ts (the REST flows), read-cache.e2e.ts, the npm start
+      // test and the bench.
+      GATEWAY_MODE: 'remote',
     },
   }).catch(abandon);
   const stack: TestStack = {
