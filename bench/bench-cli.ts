@@ -107,7 +107,7 @@ function parseArgs(argv: readonly string[]): Options {
 }
 
 /** The scenarios the ratios compare: measured in interleaved rounds (PAIRED_ROUNDS in a full run, one with --quick). */
-const PAIRED_SCENARIOS = ['rest.users.get', 'rest.users.get.embedded', 'gateway.users.get', 'direct.users.get', 'baseline.users.get', 'rest.users.get.uncached'];
+const PAIRED_SCENARIOS = ['rest.users.get', 'rest.users.get.remote', 'gateway.users.get', 'direct.users.get', 'baseline.users.get', 'rest.users.get.uncached'];
 
 /**
  * Every setting that switches a cache or a deduplication off, for the uncached system (issue 19: "with every cache
@@ -136,7 +136,7 @@ interface RequestSpec {
 
 interface Scenario {
   name: string;
-  target: 'rest' | 'rest-embedded' | 'gateway' | 'direct' | 'baseline' | 'rest-uncached';
+  target: 'rest' | 'rest-remote' | 'gateway' | 'direct' | 'baseline' | 'rest-uncached';
   /** The OpenAPI path and method the scenario needs; absent in openapi.json: "skipped: route missing". */
   route?: { path: string; method: 'get' | 'post' };
   expectStatus: number;
@@ -203,7 +203,7 @@ async function main(): Promise<void> {
   const infra: RunningInfra[] = [];
   let system: RunningSystem | undefined;
   let direct: ManagedProcess | undefined;
-  let restEmbedded: ManagedProcess | undefined;
+  let restRemote: ManagedProcess | undefined;
   let uncachedSystem: RunningSystem | undefined;
   const baseline: ManagedProcess[] = [];
   let stopping = false;
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await direct?.stop('SIGTERM', 5_000);
-    await restEmbedded?.stop('SIGTERM', 5_000);
+    await restRemote?.stop('SIGTERM', 5_000);
     for (const proc of [...baseline].reverse()) await proc.stop('SIGTERM', 5_000);
     await uncachedSystem?.stop();
     await system?.stop();
@@ -249,23 +249,24 @@ async function main(): Promise<void> {
     });
     const directUrl = `http://127.0.0.1:${directPort}`;
     await waitForHttpOk(`${directUrl}/healthz`, 30_000, () => direct?.child.exitCode === null);
-    // A second facade with GATEWAY_MODE=embedded (the gateway's executor in its own process), beside the default one.
-    const embeddedPort = await freePort();
-    const embeddedMetricsPort = await freePort();
-    restEmbedded = startApp('rest', {
+    // A second facade with GATEWAY_MODE=remote (every operation over HTTP to the gateway process), beside the default
+    // embedded one.
+    const remotePort = await freePort();
+    const remoteMetricsPort = await freePort();
+    restRemote = startApp('rest', {
       rootDir,
       env: {
         ...appEnvironment('rest', system.ports, system.env),
-        PORT: String(embeddedPort),
-        GATEWAY_MODE: 'embedded',
-        ...(system.env['METRICS_PORT'] === 'off' ? {} : { METRICS_PORT: String(embeddedMetricsPort) }),
+        PORT: String(remotePort),
+        GATEWAY_MODE: 'remote',
+        ...(system.env['METRICS_PORT'] === 'off' ? {} : { METRICS_PORT: String(remoteMetricsPort) }),
       },
       logDir: tmp.path,
-      logName: 'rest-embedded',
+      logName: 'rest-remote',
     });
-    const restEmbeddedUrl = `http://127.0.0.1:${embeddedPort}`;
-    await waitForHttpOk(`${restEmbeddedUrl}/readyz`, 60_000, () => restEmbedded?.child.exitCode === null);
-    const metricsUrls: Record<string, string> = { ...system.metricsUrls, 'rest-embedded': `http://127.0.0.1:${embeddedMetricsPort}/metrics` };
+    const restRemoteUrl = `http://127.0.0.1:${remotePort}`;
+    await waitForHttpOk(`${restRemoteUrl}/readyz`, 60_000, () => restRemote?.child.exitCode === null);
+    const metricsUrls: Record<string, string> = { ...system.metricsUrls, 'rest-remote': `http://127.0.0.1:${remoteMetricsPort}/metrics` };
 
     // The docs-default baseline (bench/baseline): subgraph, then the gateway (it composes by introspecting the
     // subgraph at start), then the facade; same FerretDB and seeded users, same deployment environment.
@@ -309,7 +310,7 @@ async function main(): Promise<void> {
       ferretdb: ferret.process.child.pid,
       redis: redis.process.child.pid,
       direct: direct.child.pid,
-      'rest-embedded': restEmbedded.child.pid,
+      'rest-remote': restRemote.child.pid,
       ...Object.fromEntries(baseline.map((proc) => [proc.name, proc.child.pid])),
       ...Object.fromEntries([...(uncachedSystem?.processes ?? [])].map(([name, proc]) => [`${UNCACHED_PREFIX}${name}`, proc.child.pid])),
       'load-generator': process.pid,
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
     const token = ((await login.json()) as { access_token: string }).access_token;
     const bearer = { authorization: `Bearer ${token}` };
     if (options.hold) {
-      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-embedded ${restEmbeddedUrl}, baseline ${baselineUrl || 'not started'}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
+      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-remote ${restRemoteUrl}, baseline ${baselineUrl || 'not started'}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
       log(`token: ${token}`);
       await new Promise(() => undefined);
     }
@@ -362,10 +363,10 @@ async function main(): Promise<void> {
         note: `the same read on a second system with every cache and deduplication off (${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}); ${idsNote}`,
       },
       {
-        name: 'rest.users.get.embedded',
-        target: 'rest-embedded',
+        name: 'rest.users.get.remote',
+        target: 'rest-remote',
         ...restUsersGet,
-        note: `the same read from a facade with GATEWAY_MODE=embedded (no gateway process on the path); ${idsNote}`,
+        note: `the same read from a facade with GATEWAY_MODE=remote (rest -> gateway -> users); ${idsNote}`,
       },
       {
         name: 'gateway.users.get',
@@ -482,7 +483,7 @@ async function main(): Promise<void> {
 
     const baseUrls = {
       rest: system.urls.rest,
-      'rest-embedded': restEmbeddedUrl,
+      'rest-remote': restRemoteUrl,
       gateway: system.urls.gateway,
       direct: directUrl,
       baseline: baselineUrl,

@@ -5,15 +5,15 @@
  */
 
 /** Processes whose CPU counts toward the application's cost (the database and redis are reported apart). */
-export const APP_PROCESSES = ['rest', 'rest-embedded', 'gateway', 'users', 'items', 'auth', 'posts'] as const;
+export const APP_PROCESSES = ['rest', 'rest-remote', 'gateway', 'users', 'items', 'auth', 'posts'] as const;
 /** The docs-default baseline's processes (bench/baseline): express facade -> @apollo/gateway -> @apollo/subgraph. */
 export const BASELINE_PROCESSES = ['baseline-facade', 'baseline-gateway', 'baseline-users'] as const;
 /** The second system (every cache and deduplication off) runs the same processes, named with this prefix. */
 export const UNCACHED_PREFIX = 'uncached:';
-/** The processes a REST read of one user goes through (GATEWAY_MODE=remote, the default). */
-export const USERS_GET_PATH = ['rest', 'gateway', 'users'] as const;
-/** ...and with GATEWAY_MODE=embedded: the facade runs the gateway's executor itself. */
-export const EMBEDDED_USERS_GET_PATH = ['rest-embedded', 'users'] as const;
+/** The processes a REST read of one user goes through (GATEWAY_MODE=embedded, the default: the facade runs the gateway's executor itself). */
+export const USERS_GET_PATH = ['rest', 'users'] as const;
+/** ...and with GATEWAY_MODE=remote: the facade posts to the gateway process. */
+export const REMOTE_USERS_GET_PATH = ['rest-remote', 'gateway', 'users'] as const;
 
 /** Is this process's CPU the application's (ours, the uncached copy of ours, the floor server or the baseline)? */
 export const isAppProcess = (name: string): boolean => {
@@ -198,12 +198,12 @@ export interface Ratios {
   rest_over_gateway: number | null;
   /** rest.users.get req/s over direct.users.get req/s. */
   rest_over_direct: number | null;
-  /** rest.users.get.embedded (GATEWAY_MODE=embedded) req/s over gateway.users.get req/s. */
-  rest_embedded_over_gateway: number | null;
+  /** rest.users.get.remote (GATEWAY_MODE=remote) req/s over gateway.users.get req/s. */
+  rest_remote_over_gateway: number | null;
   /** rest.users.get req/s over baseline.users.get (the docs-default chain, measured in the same run). */
   rest_over_baseline: number | null;
-  /** rest.users.get.embedded req/s over baseline.users.get. */
-  rest_embedded_over_baseline: number | null;
+  /** rest.users.get.remote req/s over baseline.users.get. */
+  rest_remote_over_baseline: number | null;
   /** rest.users.get req/s over each of the reference runs of "facade -> Hive Gateway" (not measured here). */
   rest_over_hive_facade_ref: number[] | null;
   /** App CPU per rest.users.get over the floor's (direct.users.get). */
@@ -226,7 +226,7 @@ export function computeRatios(results: readonly ScenarioResult[]): Ratios {
   const rest = ran(results, 'rest.users.get');
   const gateway = ran(results, 'gateway.users.get');
   const direct = ran(results, 'direct.users.get');
-  const embedded = ran(results, 'rest.users.get.embedded');
+  const remote = ran(results, 'rest.users.get.remote');
   const baseline = ran(results, 'baseline.users.get');
   const uncached = ran(results, 'rest.users.get.uncached');
   const over = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? round(a / b, 3) : null);
@@ -234,9 +234,9 @@ export function computeRatios(results: readonly ScenarioResult[]): Ratios {
   return {
     rest_over_gateway: over(rest?.rps, gateway?.rps),
     rest_over_direct: over(rest?.rps, direct?.rps),
-    rest_embedded_over_gateway: over(embedded?.rps, gateway?.rps),
+    rest_remote_over_gateway: over(remote?.rps, gateway?.rps),
     rest_over_baseline: over(rest?.rps, baseline?.rps),
-    rest_embedded_over_baseline: over(embedded?.rps, baseline?.rps),
+    rest_remote_over_baseline: over(remote?.rps, baseline?.rps),
     rest_over_hive_facade_ref: overReference(rest, REFERENCES.hive_facade.rps),
     rest_cpu_over_floor: over(rest?.cpu_us_per_req_app, direct?.cpu_us_per_req_app),
     rest_p99_over_floor: over(rest?.p99_ms, direct?.p99_ms),
@@ -253,7 +253,7 @@ export interface TargetCheck {
   met: boolean | null;
 }
 
-const SINGLE_RECORD_READS = ['rest.users.get', 'rest.users.get.embedded', 'gateway.users.get', 'rest.items.get'];
+const SINGLE_RECORD_READS = ['rest.users.get', 'rest.users.get.remote', 'gateway.users.get', 'rest.items.get'];
 
 /** "1.01x / 0.84x" for the ratios against the reference runs. */
 const referenceValue = (ratios: readonly number[]) => ratios.map((r) => `${r}x`).join(' / ');
@@ -302,8 +302,8 @@ export function checkTargets(results: readonly ScenarioResult[], ratios: Ratios)
   };
   ratioCheck('rest.users.get', ratios.rest_over_gateway);
   cpuCheck('rest.users.get', USERS_GET_PATH);
-  ratioCheck('rest.users.get.embedded', ratios.rest_embedded_over_gateway);
-  cpuCheck('rest.users.get.embedded', EMBEDDED_USERS_GET_PATH);
+  ratioCheck('rest.users.get.remote', ratios.rest_remote_over_gateway);
+  cpuCheck('rest.users.get.remote', REMOTE_USERS_GET_PATH);
   for (const name of SINGLE_RECORD_READS) {
     const r = ran(results, name);
     checks.push({ target: `${name} p99 <= 50 ms`, value: r ? `${r.p99_ms} ms` : 'n/a', met: r ? r.p99_ms <= 50 : null });
@@ -351,14 +351,14 @@ export function formatTable(results: readonly ScenarioResult[], ratios: Ratios, 
   lines.push(
     '',
     `rest/baseline (users.get req/s, docs-default chain measured in this run): ${ratioText(ratios.rest_over_baseline)}`,
-    `rest embedded/baseline (users.get req/s): ${ratioText(ratios.rest_embedded_over_baseline)}`,
+    `rest remote/baseline (users.get req/s): ${ratioText(ratios.rest_remote_over_baseline)}`,
     `rest/facade->Hive Gateway (reference ${REFERENCES.hive_facade.rps.join(' / ')} req/s, not measured): ${ratioText(ratios.rest_over_hive_facade_ref)}`,
     `rest app CPU/floor: ${ratioText(ratios.rest_cpu_over_floor)}; rest p99/floor: ${ratioText(ratios.rest_p99_over_floor)}`,
     `gateway/Hive Gateway (reference ${REFERENCES.hive_gateway.rps.join(' / ')} req/s, not measured): ${ratioText(ratios.gateway_over_hive_gateway_ref)}`,
     `uncached rest/baseline: ${ratioText(ratios.uncached_over_baseline)}; uncached rest/facade->Hive Gateway (reference): ${ratioText(ratios.uncached_over_hive_facade_ref)}; uncached app CPU/floor: ${ratioText(ratios.uncached_cpu_over_floor)}`,
     `rest/gateway (users.get req/s): ${ratios.rest_over_gateway ?? 'n/a'}`,
     `rest/direct  (users.get req/s): ${ratios.rest_over_direct ?? 'n/a'}`,
-    `rest embedded/gateway (users.get req/s): ${ratios.rest_embedded_over_gateway ?? 'n/a'}`,
+    `rest remote/gateway (users.get req/s): ${ratios.rest_remote_over_gateway ?? 'n/a'}`,
     '',
   );
   const reads = results.filter((r) => !r.skipped && r.name.includes('users.get') && !r.name.includes('full_range'));
