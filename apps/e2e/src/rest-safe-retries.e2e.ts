@@ -3,7 +3,8 @@
  * ETag / If-None-Match / If-Match with optimistic concurrency that holds under concurrent writers, and RFC 8288 Link
  * headers that walk listings end to end. ADR 0012.
  */
-import { http, freePort, suiteApps, type ExtraApp, type HttpResponse } from '@platform/testing';
+import { join } from 'node:path';
+import { http, freePort, startRedis, suiteApps, type ExtraApp, type HttpResponse, type RunningInfra } from '@platform/testing';
 import { member, rest, unique, type Member } from './test/resources-support';
 
 jest.setTimeout(120_000);
@@ -188,6 +189,39 @@ describe('Idempotency-Key while Redis is unreachable', () => {
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.text).not.toMatch(/ECONNREFUSED|Redis|stack/i);
     expect(await itemsNamed(alice.token, refusedName)).toHaveLength(0);
+  });
+});
+
+describe('Idempotency-Key while Redis is slow', () => {
+  const apps = suiteApps('idempotency-slow-redis-');
+  let redis: RunningInfra;
+  let facade: ExtraApp;
+
+  beforeAll(async () => {
+    redis = await startRedis({ dataDir: join(apps.dir.path, 'redis') });
+    apps.track(redis);
+    facade = await apps.start('rest', { REDIS_URL: redis.url, IDEMPOTENCY_FAIL_MODE: 'open', RATE_LIMIT_FAIL_MODE: 'open' });
+  }, 60_000);
+  afterAll(() => redis?.process.child.kill('SIGCONT'));
+
+  it('when Redis stalls for 300 ms while five identical requests with one key arrive, then they wait for the claim: one record, the others 409', async () => {
+    const key = `slow-${unique()}`;
+    const name = `idem-${unique()}`;
+    // Redis answers nothing for 300 ms (a loaded host, a fork for a snapshot): longer than REDIS_COMMAND_TIMEOUT_MS
+    // (80 ms, the rate limiter's budget) but far from down. The claims must wait for it, not run unguarded.
+    redis.process.child.kill('SIGSTOP');
+    const sent = Promise.all(
+      Array.from({ length: 5 }, () =>
+        http.post(`${facade.url}/items/`, { token: alice.token, json: { name, price: 5 }, headers: { 'idempotency-key': key } }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    redis.process.child.kill('SIGCONT');
+    const responses = await sent;
+    expect(responses.map((r) => r.headers.get('idempotency-status'))).toEqual(Array(5).fill(null));
+    expect(responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    expect(await itemsNamed(alice.token, name)).toHaveLength(1);
   });
 });
 

@@ -23,6 +23,8 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** 1-255 printable ASCII characters (CONTRACT.md 2026-11-23). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 const REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
+/** The least a Redis command of the idempotency store may take before the POST runs per IDEMPOTENCY_FAIL_MODE. */
+const IDEMPOTENCY_COMMAND_TIMEOUT_MS = 1_000;
 /** Response headers that belong to the outcome (the rest, e.g. X-Request-Id and rate-limit headers, are per request). */
 const REPLAYED_HEADERS = [
   'content-type',
@@ -58,7 +60,10 @@ export interface Idempotency {
 export function createIdempotency(env: IdempotencySettings, logger: Logger): Idempotency {
   const store: IdempotencyStore = createIdempotencyStore({
     redisUrl: env.REDIS_URL,
-    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    // Not the rate limiter's fail-fast budget: a claim that times out runs the POST without its guarantee, so a Redis
+    // that is only slow (a loaded host, a snapshot's fork) would let every concurrent retry create a record. One keyed
+    // POST may wait up to a second for its claim; a Redis that is down (not connected) still fails at once.
+    commandTimeoutMs: Math.max(env.REDIS_COMMAND_TIMEOUT_MS, IDEMPOTENCY_COMMAND_TIMEOUT_MS),
     logger,
     ttlMs: REPLAY_TTL_MS,
     // A claim outlives the longest the first request can run; after that it counts as abandoned.
