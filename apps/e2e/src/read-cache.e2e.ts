@@ -1,7 +1,8 @@
 /**
  * The read cache (docs/decisions/0017-read-cache.md) on a system of its own: the subgraphs, the gateway, a remote facade
- * (A) and an embedded one (B), all sharing one redis-server that keeps its data across a restart. A write through one
- * replica is seen by the next read through the other and through GraphQL; callers with other rights never get each
+ * (A) and an embedded one (B, the default mode), all sharing one redis-server that keeps its data across a restart. A
+ * write through one replica is seen by the next read through the other and through GraphQL, also while writes and
+ * reads race; callers with other rights never get each
  * other's cached answers; with Redis gone reads stay fresh and writes succeed, and nothing cached before serves after.
  */
 import { mkdirSync } from 'node:fs';
@@ -87,6 +88,8 @@ describe('read cache across replicas sharing Redis', () => {
         ...ownSystemEnv(join(dir.path, 'data'), ADMIN),
         // Long enough that no entry ages out during a test: freshness here comes from invalidation alone.
         READ_CACHE_TTL_MS: '600000',
+        // Replica A goes through the gateway process (its cache); B, below, runs the default embedded executor.
+        GATEWAY_MODE: 'remote',
       },
       envFor: databases,
     });
@@ -217,6 +220,47 @@ describe('read cache across replicas sharing Redis', () => {
     expect(deleted.status).toBe(204);
     expect((await http.get(`${b.url}/items/${id}`, { token: owner.token })).status).toBe(404);
     expect(await graphqlItem()).toBeNull();
+  });
+
+  it('when one writer and readers on both replicas and GraphQL race, then no read that starts after a write returned sees an older value', async () => {
+    const owner = await register();
+    const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Racer', price: 0 } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    const WRITES = 25;
+    // The price of the last write whose answer came back: every read sent after that must see it or a later one.
+    let returned = 0;
+    let writing = true;
+    const stale: string[] = [];
+    let reads = 0;
+    const readers = [
+      async () => (await http.get(`${a.url}/items/${id}`, { token: owner.token })).body.price as number,
+      async () => (await http.get(`${b.url}/items/${id}`, { token: owner.token })).body.price as number,
+      async () =>
+        (
+          await http.graphql(`${g.url}/graphql`, 'query RaceItem($id: ID!) { item(id: $id) { price } }', { id: String(id) }, { token: owner.token })
+        ).body.data.item.price as number,
+    ].map((read, index) => async () => {
+      while (writing) {
+        const floor = returned;
+        const price = await read();
+        reads += 1;
+        if (price < floor) stale.push(`reader ${index}: ${price} after ${floor} returned`);
+      }
+    });
+    const writer = async () => {
+      for (let price = 1; price <= WRITES; price += 1) {
+        const patched = await http.patch(`${(price % 2 ? a : b).url}/items/${id}`, { token: owner.token, json: { price } });
+        expect(patched.status).toBe(200);
+        returned = price;
+      }
+      writing = false;
+    };
+    await Promise.all([writer(), ...readers.map((reader) => reader())]);
+    expect(stale).toEqual([]);
+    // The readers really overlapped the writes (several reads per write), and the caches were in use.
+    expect(reads).toBeGreaterThan(WRITES);
+    expect((await lookups(b))['hit'] ?? 0).toBeGreaterThan(0);
   });
 
   it('when callers with different identities or scopes read the same thing, then none gets the answer cached for another', async () => {
