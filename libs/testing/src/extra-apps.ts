@@ -33,8 +33,9 @@ export async function startExtraApp(
       JWT_SECRET: stack.jwtSecret,
       MONGO_URL: stack.mongoUrl,
       GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
-      // An extra facade is a replica beside the shared stack's, which runs `remote` (global-setup.ts); a test that
-      // wants the default embedded executor says GATEWAY_MODE=embedded and gives the subgraph URLs.
+      // An extra facade goes through the shared gateway: what tests start one for is the facade's own layer (limits,
+      // idempotency, error formats, versions), the same in both modes. A test of the embedded executor says
+      // GATEWAY_MODE=embedded and gives the subgraph URLs.
       GATEWAY_MODE: 'remote',
       APOLLO_TELEMETRY_DISABLED: 'true',
       ...env,

@@ -11,6 +11,8 @@ export interface TestStack {
   urls: Record<string, string>;
   /** Each process's Prometheus endpoint (its METRICS_PORT). */
   metricsUrls: Record<string, string>;
+  /** The shared facade's GATEWAY_MODE: `embedded` (the default) or `remote` (TEST_GATEWAY_MODE=remote). */
+  gatewayMode: 'embedded' | 'remote';
 }
 
 export function testStack(): TestStack {

@@ -35,6 +35,7 @@ export default async function globalSetup(): Promise<void> {
     log(`no chromium: ${error instanceof Error ? error.message : String(error)}`),
   );
   const jwtSecret = randomBytes(48).toString('base64url');
+  const gatewayMode = process.env['TEST_GATEWAY_MODE'] === 'remote' ? 'remote' : 'embedded';
   const system = await startSystem({
     rootDir,
     mongoUrl: ferret.url,
@@ -54,11 +55,9 @@ export default async function globalSetup(): Promise<void> {
       // The shared stack's tests watch reads reach the subgraphs (logs, spans, command counts); the read cache is
       // tested on a system of its own (apps/e2e/src/read-cache.e2e.ts). The subgraphs still bump their generations.
       READ_CACHE: 'off',
-      // The default is `embedded` (ADR 0007); the shared stack runs the facade `remote` because most whole-stack tests
-      // assert the gateway hop's guarantees (the facade's proof, trusted documents, per-hop logs, metrics and spans).
-      // The default is exercised by rest-embedded-gateway.e2e.ts (the REST flows), read-cache.e2e.ts, the npm start
-      // test and the bench.
-      GATEWAY_MODE: 'remote',
+      // The facade runs the default mode (embedded, ADR 0007) unless TEST_GATEWAY_MODE=remote runs the whole suite
+      // through the gateway process; the few tests that watch a hop read `stack.gatewayMode`.
+      GATEWAY_MODE: gatewayMode,
     },
   }).catch(abandon);
   const stack: TestStack = {
@@ -70,6 +69,7 @@ export default async function globalSetup(): Promise<void> {
     jwtSecret,
     urls: { ...system.urls, logDir: temp.path },
     metricsUrls: system.metricsUrls,
+    gatewayMode,
   };
   process.env['TEST_STACK'] = JSON.stringify(stack);
   (globalThis as Record<string, unknown>)['__TEST_STACK_TEARDOWN__'] = async () => {
