@@ -5,6 +5,8 @@
  * (batched)); the Comment type (field mapping, the author and post references, entity lookups (batched)); and the
  * User entity as this subgraph extends it (a user's posts, batched across every user in the response).
  */
+import { requireScope } from '@platform/auth';
+import { parseEntityId } from '@platform/contracts';
 import { parseNestedFirst } from '@platform/listing';
 import { entityReference, recordMutations, recordQueries, userRecordsResolvers } from '@platform/graphql-server';
 import type { PostDocument } from './data-access/post-repository';
@@ -20,6 +22,11 @@ export const resolvers = {
   Query: {
     ...recordQueries({ one: 'post', list: 'posts' }, posts),
     ...recordQueries({ one: 'comment', list: 'comments' }, comments, 'postId'),
+    // A reference only: the users subgraph resolves it (null when no such user), as for a post's author.
+    articleAuthor: (_: unknown, args: IdArgs, context: PostsContext) => {
+      requireScope(context.principal, 'posts:read', context.authError);
+      return { __typename: 'User' as const, id: String(parseEntityId(args.id, 'id')) };
+    },
   },
   Mutation: {
     ...recordMutations('Post', posts),

@@ -34,8 +34,7 @@ export const articlesRoutes = [
     summary: "List a user's articles",
     tag: 'posts',
     scope: 'posts:read',
-    about:
-      'The posts the user wrote (`users:read` too, for the user lookup). 404 when the user does not exist.',
+    about: 'The posts the user wrote. 404 when the user does not exist.',
     filters: 'Filter: `title` (the author is given by the path; an `author_id` parameter is refused).',
     plural: 'Articles',
     listing: LISTINGS.posts,
@@ -46,7 +45,7 @@ export const articlesRoutes = [
     rawQuery: (query, params) => withAuthor(query, params.id),
     variables: (params) => ({ userId: String(params.id) }),
     connectionOf: (data, params) => {
-      if (!data.user) throw notFound('User', params.id);
+      if (!data.articleAuthor) throw notFound('User', params.id);
       return data.posts;
     },
     toPublic: toPostPublic,

@@ -466,7 +466,7 @@ export interface paths {
         };
         /**
          * List a user's articles
-         * @description Needs `posts:read`; an API key is accepted in place of a bearer token. The posts the user wrote (`users:read` too, for the user lookup). 404 when the user does not exist. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filter: `title` (the author is given by the path; an `author_id` parameter is refused).
+         * @description Needs `posts:read`; an API key is accepted in place of a bearer token. The posts the user wrote. 404 when the user does not exist. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filter: `title` (the author is given by the path; an `author_id` parameter is refused).
          */
         get: operations["listUserArticles"];
         put?: never;
