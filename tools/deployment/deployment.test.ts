@@ -354,6 +354,12 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     if (!found) throw new Error(`${kind} ${name}(-hash) is not in the rendered ${overlay} overlay`);
     return found;
   };
+  /** Every value an app's container takes from ConfigMaps through envFrom (its own, the common and shared ones). */
+  const envFromConfig = (app: AppName): Record<string, string> => {
+    const container = find('Deployment', app).spec.template.spec.containers[0];
+    const maps = (container.envFrom ?? []).filter((source: any) => source.configMapRef);
+    return Object.assign({}, ...maps.map((source: any) => find('ConfigMap', source.configMapRef.name)['data'] ?? {}));
+  };
 
   beforeAll(async () => {
     text = await renderOverlay(overlay);
@@ -510,8 +516,7 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     for (const list of Object.values(callers)) list.sort();
     expect(callers).toEqual(ALLOWED_CALLERS);
     for (const app of APP_NAMES) {
-      const config = byPrefix('ConfigMap', `${app}-config`)['data'] as Record<string, string>;
-      for (const [name, value] of Object.entries(config)) {
+      for (const [name, value] of Object.entries(envFromConfig(app))) {
         const target = name.endsWith('_URL') ? internalUrlTarget(value) : undefined;
         if (target)
           expect({

@@ -12,6 +12,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 
+const hasNoLoneSurrogate = (value: string): boolean => !LONE_SURROGATE.test(value);
+
 /** True when the string has neither NUL nor an unpaired surrogate (pairs, i.e. emoji and the like, are fine). */
 export const isSafeText = (value: string): boolean => !UNSAFE_TEXT.test(value);
 
@@ -28,7 +30,7 @@ export const text = () =>
   z
     .string()
     .regex(NO_NUL, UNSAFE_TEXT_MESSAGE)
-    .refine((value) => !LONE_SURROGATE.test(value), UNSAFE_TEXT_MESSAGE);
+    .refine(hasNoLoneSurrogate, UNSAFE_TEXT_MESSAGE);
 
 /**
  * Not blank: no NUL and at least one character that is not whitespace, as ONE pattern. Two patterns (`NO_NUL` and
@@ -47,4 +49,4 @@ export const nonBlankText = () =>
     .regex(NON_BLANK, {
       error: (issue) => (String(issue.input).includes('\u0000') ? UNSAFE_TEXT_MESSAGE : 'must not be blank'),
     })
-    .refine((value) => !LONE_SURROGATE.test(value), UNSAFE_TEXT_MESSAGE);
+    .refine(hasNoLoneSurrogate, UNSAFE_TEXT_MESSAGE);

@@ -94,10 +94,10 @@ class InFlightReads<T> {
 }
 
 /** The dedup key: the body and every header but the request id (which differs per request and grants nothing). */
-function readKey(body: string, headers: Record<string, string>, requestIdHeader: string): string {
+function readKey(body: string, headers: Record<string, string>): string {
   let key = body;
   for (const name of Object.keys(headers).sort()) {
-    if (name !== requestIdHeader) key += `\n${name}:${headers[name]}`;
+    if (name !== REQUEST_ID_HEADER) key += `\n${name}:${headers[name]}`;
   }
   return key;
 }
@@ -146,7 +146,6 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     const cached = query
       ? await this.readCache?.cache.lookup({
           subgraph: this.readCache.subgraph,
-          query,
           body,
           authorization: headers['authorization'],
           facade: headers[FACADE_CALL_HEADER] === '1',
@@ -162,7 +161,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
               // Only reads that read the same generation share a fetch: one that started before a write returned then
               // has another generation. Without a generation (no cache, Redis down) nothing is shared, since a read that
               // arrives after a write returned could otherwise join a fetch sent before it (ADR 0017).
-              cached && `${readKey(body, headers, REQUEST_ID_HEADER)}\ngeneration:${cached.generation}`,
+              cached && `${readKey(body, headers)}\ngeneration:${cached.generation}`,
               () => this.client.post(body, headers),
             )
           : await this.client.post(body, headers);

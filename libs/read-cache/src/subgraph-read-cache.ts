@@ -106,11 +106,9 @@ export class RedisGenerations {
   }
 }
 
-/** One subgraph fetch as the executor is about to send it. */
+/** One subgraph query as the executor is about to send it (a mutation is never looked up). */
 export interface SubgraphRead {
   subgraph: string;
-  /** Only queries are cached (never a mutation). */
-  query: boolean;
   /** The JSON body posted to the subgraph (query, variables, operation name). */
   body: string;
   /** The `Authorization` forwarded to the subgraph (an API key arrives here already exchanged for a JWT). */
@@ -129,7 +127,7 @@ export interface CachedRead {
 }
 
 export interface SubgraphReadCache {
-  /** undefined: not cacheable (a mutation, an invalid credential, the generation unknown): fetch as usual. */
+  /** undefined: not cacheable (an invalid credential, the generation unknown): fetch as usual. */
   lookup(read: SubgraphRead): Promise<CachedRead | undefined>;
   close(): Promise<void>;
 }
@@ -175,7 +173,7 @@ class RedisReadCache implements SubgraphReadCache {
   }
 
   async lookup(read: SubgraphRead): Promise<CachedRead | undefined> {
-    const viewer = read.query ? this.viewerOf(read.authorization) : undefined;
+    const viewer = this.viewerOf(read.authorization);
     if (viewer === undefined) return this.count(read.subgraph, 'bypass');
     const resets = this.resets;
     let generation: string | null;

@@ -6,22 +6,13 @@
 import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { repositoryRoot } from './repository-root';
 
 const execFile = promisify(execFileCallback);
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
-/**
- * The repository root: the nearest directory above this module with the Schemathesis configuration. From source
- * (jest) that is three levels up; from a bundle in dist/tools (bench/schemathesis.mjs) two.
- */
-function repositoryRoot(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'apps', 'e2e', 'schemathesis', 'schemathesis.toml'))) return dir;
-  }
-  throw new Error(`no apps/e2e/schemathesis/schemathesis.toml above ${__dirname}`);
-}
 const ROOT = repositoryRoot();
 export const SCHEMATHESIS_CONFIG_DIR = join(ROOT, 'apps', 'e2e', 'schemathesis');
 

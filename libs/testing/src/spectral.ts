@@ -7,9 +7,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { repositoryRoot } from './repository-root';
 
 const execFile = promisify(execFileCallback);
-const ROOT = join(__dirname, '..', '..', '..');
+const ROOT = repositoryRoot();
 
 export interface SpectralFinding {
   code: string;

@@ -1,14 +1,15 @@
 /** jest globalSetup: FerretDB and redis-server in fresh temp dirs, then the whole system as real processes. */
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { makeTempDir, startFerretDb, startRedis } from '../infrastructure';
 import { ensureChromium } from '../chromium';
+import { repositoryRoot } from '../repository-root';
 import { startSystem } from '../system';
 import type { TestStack } from '../test-stack';
 
 export default async function globalSetup(): Promise<void> {
-  const rootDir = resolve(__dirname, '..', '..', '..', '..');
+  const rootDir = repositoryRoot();
   if (!existsSync(join(rootDir, 'dist', 'apps', 'rest', 'main.js'))) {
     throw new Error('dist/ is missing: run `npm test` (it builds first) or `npm run build`');
   }

@@ -1,0 +1,11 @@
+/** The repository root, found from wherever the test kit runs: its source under jest, or a bundle in dist/tools. */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The nearest directory above this module that holds `nx.json`. */
+export function repositoryRoot(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nx.json'))) return dir;
+  }
+  throw new Error(`no nx.json above ${__dirname}`);
+}
