@@ -67,6 +67,29 @@ describe('ApiKeyService (component)', () => {
     await expect(keys.verify(as(service), '')).resolves.toBeNull();
   });
 
+  it('when a key is verified twice within the minute, then only the recorded use invalidates the read cache', async () => {
+    /** The real repository, its last-use writes awaited by the test (the service does not wait for them). */
+    class AwaitedTouches extends ApiKeyRepository {
+      readonly touches: Array<Promise<boolean>> = [];
+      override touch(id: number, now: Date, granularityMs: number): Promise<boolean> {
+        const touched = super.touch(id, now, granularityMs);
+        this.touches.push(touched);
+        return touched;
+      }
+    }
+    const repository = new AwaitedTouches(mongo.db);
+    let invalidations = 0;
+    const counting = new ApiKeyService(repository, new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP, async () => {
+      invalidations += 1;
+    });
+    const { key } = await counting.create(as(owner), { name: 'twice', scopes: ['items:read'] });
+    await counting.verify(as(service), key);
+    await counting.verify(as(service), key);
+    expect(await Promise.all(repository.touches)).toEqual([true, false]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(invalidations).toBe(1);
+  });
+
   it('when a key is verified, then its last use is recorded', async () => {
     const { apiKey, key } = await keys.create(as(owner), { name: 'used', scopes: ['items:read'] });
     expect((await keys.list(as(owner))).find((k) => k._id === apiKey._id)?.lastUsedAt).toBeNull();

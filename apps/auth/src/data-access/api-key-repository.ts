@@ -78,11 +78,12 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
   /**
    * Records use at most once per `granularityMs`, so a busy key costs one write a minute, not one per request. The use
    * is shown (`last_used_at`), so it is a new version like any change: a strong ETag names one exact representation.
+   * Resolves whether it wrote (false: the last use is recent enough, nothing changed).
    */
-  async touch(id: number, now: Date, granularityMs: number): Promise<void> {
+  async touch(id: number, now: Date, granularityMs: number): Promise<boolean> {
     const staleBefore = new Date(now.getTime() - granularityMs);
     const stale = { $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: staleBefore } }] };
-    await updateVersioned(this.versioned, id, { lastUsedAt: now }, null, stale);
+    return (await updateVersioned(this.versioned, id, { lastUsedAt: now }, null, stale)) !== null;
   }
 }
 

@@ -155,7 +155,8 @@ export class ApiKeyService {
     const owner = await this.owners.status(stored.userId, caller.requestId);
     if (!owner?.isActive) return null;
     const allowed = scopesForRole(owner.role) as string[];
-    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).then(this.written).catch((error: unknown) => {
+    // Only a recorded use changes what readers see: a check within the minute invalidates no cached read.
+    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).then((wrote) => (wrote ? this.written() : undefined)).catch((error: unknown) => {
       this.logger.warn({ requestId: caller.requestId, apiKeyId: stored._id, err: error instanceof Error ? error.message : 'error' }, 'api key last-use not recorded');
     });
     return {
