@@ -35,8 +35,9 @@ export const supergraphEnvironment = z.object({
    */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
   /**
-   * Identical subgraph reads in flight at once (same subgraph, body and credentials) share one fetch; `off` sends each.
-   * Part of the "every cache and deduplication off" configuration.
+   * Identical subgraph reads in flight at once (same subgraph, body and credentials, and the same read-cache
+   * generation) share one fetch; `off` sends each. Works with the read cache only (READ_CACHE on, REDIS_URL set): a
+   * read may share only a fetch of its generation. Part of the "every cache and deduplication off" configuration.
    */
   SUBGRAPH_DEDUP: booleanFlag(true),
 });

@@ -153,18 +153,25 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       : undefined;
     // Parsed per request: the executor merges later fetches into the objects it is given.
     if (cached?.body !== undefined) return JSON.parse(cached.body) as GatewayResponse;
+    // The request that reaches the subgraph keeps its answer (2xx, no errors) once, however many reads share it.
+    const fetch = async (): Promise<GraphQLHttpAnswer> => {
+      const sent = await this.client.post(body, headers);
+      if (cached && sent.status >= 200 && sent.status < 300 && !Array.isArray((sent.payload as { errors?: unknown }).errors))
+        cached.keep(JSON.stringify(sent.payload));
+      return sent;
+    };
     let answer: GraphQLHttpAnswer;
     try {
       answer =
         this.inFlight && query
           ? await this.inFlight.run(
               // Only reads that read the same generation share a fetch: one that started before a write returned then
-              // has another generation. Without a generation (no cache, Redis down) nothing is shared, since a read that
-              // arrives after a write returned could otherwise join a fetch sent before it (ADR 0017).
+              // has another generation. Without a generation (Redis down) nothing is shared, since a read that arrives
+              // after a write returned could otherwise join a fetch sent before it (ADR 0017).
               cached && `${readKey(body, headers)}\ngeneration:${cached.generation}`,
-              () => this.client.post(body, headers),
+              fetch,
             )
-          : await this.client.post(body, headers);
+          : await fetch();
     } catch (error) {
       throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
     }
@@ -182,9 +189,6 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
           ...(code ? { code } : {}),
         },
       });
-    }
-    if (cached && !Array.isArray((answer.payload as { errors?: unknown }).errors)) {
-      cached.keep(JSON.stringify(answer.payload));
     }
     return answer.payload as GatewayResponse;
   }
@@ -219,7 +223,9 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
         headers: { [SUBGRAPH_SECRET_HEADER]: options.subgraphSecret },
       });
       clients.push(client);
-      const inFlight = options.dedupReads === false ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
+      // Sharing needs the read cache's generation (above), so without the cache there is nothing to deduplicate.
+      const inFlight =
+        options.dedupReads === false || !options.readCache ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
       const readCache = options.readCache && { cache: options.readCache, subgraph: name };
       return new SubgraphDataSource(client, onUnavailable, inFlight, readCache);
     },
