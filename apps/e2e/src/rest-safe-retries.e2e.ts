@@ -202,7 +202,6 @@ describe('Idempotency-Key while Redis is slow', () => {
     apps.track(redis);
     facade = await apps.start('rest', { REDIS_URL: redis.url, IDEMPOTENCY_FAIL_MODE: 'open', RATE_LIMIT_FAIL_MODE: 'open' });
   }, 60_000);
-  afterAll(() => redis?.process.child.kill('SIGCONT'));
 
   it('when Redis stalls for 300 ms while five identical requests with one key arrive, then they wait for the claim: one record, the others 409', async () => {
     const key = `slow-${unique()}`;
@@ -210,14 +209,20 @@ describe('Idempotency-Key while Redis is slow', () => {
     // Redis answers nothing for 300 ms (a loaded host, a fork for a snapshot): longer than REDIS_COMMAND_TIMEOUT_MS
     // (80 ms, the rate limiter's budget) but far from down. The claims must wait for it, not run unguarded.
     redis.process.child.kill('SIGSTOP');
-    const sent = Promise.all(
-      Array.from({ length: 5 }, () =>
-        http.post(`${facade.url}/items/`, { token: alice.token, json: { name, price: 5 }, headers: { 'idempotency-key': key } }),
-      ),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    redis.process.child.kill('SIGCONT');
-    const responses = await sent;
+    let responses: HttpResponse[];
+    try {
+      const sent = Promise.all(
+        Array.from({ length: 5 }, () =>
+          http.post(`${facade.url}/items/`, { token: alice.token, json: { name, price: 5 }, headers: { 'idempotency-key': key } }),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      redis.process.child.kill('SIGCONT');
+      responses = await sent;
+    } finally {
+      // Resumed whatever happens, so the suite's teardown can stop it.
+      redis.process.child.kill('SIGCONT');
+    }
     expect(responses.map((r) => r.headers.get('idempotency-status'))).toEqual(Array(5).fill(null));
     expect(responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
     expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);

@@ -36,12 +36,10 @@ export {
   type SchemathesisRun,
 } from './schemathesis';
 export {
-  buildingMessage,
   ensureGoTool,
   goToolPath,
   KUBE_SCORE,
   PROMTOOL,
-  reportProgress,
   type GoTool,
 } from './go-tools';
 export { parsePrometheusText, promtoolCheckMetrics, samplesOf, type Sample } from './prometheus';

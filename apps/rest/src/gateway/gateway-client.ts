@@ -26,7 +26,7 @@ type TypedDocument<TData, TVariables> = DocumentTypeDecoration<TData, TVariables
  * The operation of a generated document, sent as its text (no printing at run time). The name is the first
  * definition's: codegen puts the operation first and the fragments it spreads after it.
  */
-export function operation<TData, TVariables>(
+function operation<TData, TVariables>(
   document: TypedDocument<TData, TVariables>,
 ): Operation<TData, TVariables> {
   const text = document.toString();
@@ -38,7 +38,7 @@ export function operation<TData, TVariables>(
 type Generated = typeof generated;
 
 /** `XxxDocument` of the generated module as the operation `Xxx`, typed by its result and variables. */
-export type Operations = {
+type Operations = {
   [
     K in keyof Generated as K extends `${infer Name}Document` ? Name : never
   ]: Generated[K] extends DocumentTypeDecoration<infer TData, infer TVariables>
