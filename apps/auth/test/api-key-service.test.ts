@@ -7,14 +7,13 @@ import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@platform/mongo';
 import { InternalGraphQLClient } from '@platform/service';
-import { http, stackSubgraphSecret, testStack } from '@platform/testing';
+import { unique, http, stackSubgraphSecret, testStack } from '@platform/testing';
 import { ApiKeyRepository, API_KEYS_COLLECTION, apiKeyIndexes } from '../src/data-access/api-key-repository';
 import { UsersAccountDirectory } from '../src/data-access/account-directory';
 import { ApiKeyService } from '../src/domain/api-key-service';
 
 const stack = testStack();
 const BOOTSTRAP = 'component-bootstrap-key-0123456789';
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 const service: Principal = { kind: 'service', userId: null, username: 'service:gateway', role: 'admin', scopes: ['internal'] };
 const as = (principal: Principal | null): RequestCaller => ({ principal, authError: null, requestId: `test-${unique()}` });

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { digestSecret } from '@platform/auth';
-import { http, testStack, type HttpResponse } from '@platform/testing';
+import { unique, http, testStack, type HttpResponse } from '@platform/testing';
 
 const stack = testStack();
 const gql = `${stack.gatewayUrl}/graphql`;
@@ -14,7 +14,6 @@ const BOOTSTRAP_API_KEY = 'test-bootstrap-api-key-0123456789';
 /** Gateway verdict cache (API_KEY_CACHE_TTL_MS, 10 s by default) plus a margin: how long a revoked key may live on. */
 const REVOCATION_DELAY_MS = 15_000;
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 /** Every key this file creates, to scan the process logs for at the end. */
 const issuedKeys: string[] = [];
 

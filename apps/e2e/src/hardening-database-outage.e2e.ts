@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import {
+  errorCodes,
   http,
   makeTempDir,
   startExtraApp,
@@ -23,8 +24,6 @@ jest.setTimeout(180_000);
 const stack = testStack();
 /** A real account's token: the gateway refuses tokens of users the users subgraph does not know (ADR 0011). */
 let token: string;
-const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) =>
-  (body.errors ?? []).map((e) => e.extensions?.code);
 
 describe('the database down and back', () => {
   const dir = makeTempDir('database-outage-');
@@ -91,7 +90,7 @@ describe('the database down and back', () => {
       expect(answer.text).not.toMatch(/Mongo|ECONNREFUSED|127\.0\.0\.1|selection|stack/i);
     }
     const viaGateway = await graphql;
-    expect(codesOf(viaGateway.body)).toEqual(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
+    expect(errorCodes(viaGateway.body)).toEqual(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
     expect(viaGateway.text).not.toMatch(/Mongo|ECONNREFUSED|127\.0\.0\.1/);
 
     ferret = await startFerretDb({ dataDir, port: ferret.port, logFile: join(dir.path, 'ferretdb.log') });
@@ -108,7 +107,7 @@ describe('the database down and back', () => {
     expect((await after.listItems).status).toBe(200);
     expect((await after.createPost).status).toBe(201);
     expect((await after.listPosts).status).toBe(200);
-    expect(codesOf((await http.graphql(gatewayUrl, '{ posts { totalCount } }', {}, { token })).body)).toEqual(
+    expect(errorCodes((await http.graphql(gatewayUrl, '{ posts { totalCount } }', {}, { token })).body)).toEqual(
       [],
     );
   });

@@ -6,6 +6,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
 import {
+  errorCodes,
+  unique,
   freePort,
   http,
   makeTempDir,
@@ -16,14 +18,11 @@ import {
 
 const stack = testStack();
 const SUBGRAPH_TIMEOUT_MS = 1_000;
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const token = signAccessToken(
   { sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
   stack.jwtSecret,
   600,
 );
-const codesOf = (body: { errors?: Array<{ extensions?: { code?: string } }> }) =>
-  (body.errors ?? []).map((e) => e.extensions?.code);
 
 async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const began = performance.now();
@@ -91,7 +90,7 @@ describe('a hanging or stopped subgraph', () => {
     const graphql = await timed(() =>
       http.graphql(gatewayUrl, '{ item(id: "1") { id name } }', {}, { token }),
     );
-    expect(codesOf(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(errorCodes(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
     expect(graphql.result.body.errors[0].message).toBe('Service temporarily unavailable');
     expect(graphql.ms).toBeGreaterThanOrEqual(SUBGRAPH_TIMEOUT_MS - 50);
     expect(graphql.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 1_500);
@@ -108,7 +107,7 @@ describe('a hanging or stopped subgraph', () => {
     expect([200, 404]).toContain(user.result.status);
     expect(user.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS);
     const post = await http.graphql(gatewayUrl, '{ post(id: "1") { id title } }', {}, { token });
-    expect(codesOf(post.body)).not.toContain('SERVICE_UNAVAILABLE');
+    expect(errorCodes(post.body)).not.toContain('SERVICE_UNAVAILABLE');
   });
 
   it('when a subgraph is stopped, then the routes that need it answer 503 at once and the others keep working', async () => {
@@ -116,7 +115,7 @@ describe('a hanging or stopped subgraph', () => {
     const graphql = await timed(() =>
       http.graphql(gatewayUrl, '{ user(id: "1") { id username } }', {}, { token }),
     );
-    expect(codesOf(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(errorCodes(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
     expect(graphql.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
 
     const viaRest = await timed(() => http.get(`${restUrl}/users/1`, { token }));

@@ -1,9 +1,8 @@
 /** The walking skeleton over real processes: REST -> gateway -> users subgraph -> FerretDB, read back through GraphQL. */
-import { http, testStack } from '@platform/testing';
+import { unique, http, testStack } from '@platform/testing';
 import { adminToken } from './test/identity-support';
 
 const stack = testStack();
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 describe('walking skeleton', () => {
   it('when a user registers over REST, then the gateway returns the same user and no password anywhere', async () => {

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
 import {
+  unique,
   makeTempDir,
   startExtraApp,
   startRedis,
@@ -10,7 +11,7 @@ import {
   type RunningInfra,
 } from '@platform/testing';
 
-export const unique = (): string => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+export { unique };
 
 export type RestProcess = ExtraApp;
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ALL_SCOPES } from '@platform/auth';
-import { http, testStack, type HttpResponse } from '@platform/testing';
+import { unique, http, testStack, type HttpResponse } from '@platform/testing';
 import { allRoutes } from '../src/routes';
 import type { RouteDefinition } from '../src/http/route';
 
@@ -15,7 +15,6 @@ jest.setTimeout(300_000);
 
 const stack = testStack();
 const ADMIN = { username: 'admin', password: 'admin-password-1' };
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 const tokens = new Map<string, Promise<string>>();
 /** The bootstrap admin's token narrowed to `scopes` (one login per distinct set). */

@@ -128,7 +128,6 @@ export class ApiKeyExchange {
     );
     return { authorization: `Bearer ${token}`, expiresAt };
   }
-
 }
 
 /** A failed verification (auth down, timeout) keeps its meaning, e.g. 503, instead of turning into a 500. */

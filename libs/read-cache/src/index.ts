@@ -1,8 +1,5 @@
 /** The read cache: subgraph query answers kept by the gateway's executor, invalidated exactly through Redis generations. */
 export {
-  RedisGenerations,
-  generationKey,
-  type GenerationsOptions,
   createSubgraphReadCache,
   type CachedRead,
   type ReadCacheOptions,

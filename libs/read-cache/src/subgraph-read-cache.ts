@@ -20,7 +20,7 @@ import { metricsRecording, readCacheLookups, readCacheResets } from '@platform/m
  */
 const KEY_PREFIX = 'read-cache:generation:';
 
-export const generationKey = (subgraph: string): string => `${KEY_PREFIX}${subgraph}`;
+const generationKey = (subgraph: string): string => `${KEY_PREFIX}${subgraph}`;
 
 /**
  * INCR that never restarts from a small number: a missing key (Redis restarted empty, flushed, or the key evicted)

@@ -1,7 +1,7 @@
 /** Accounts for whole-stack tests, written once: unique names, registration and login over a facade's REST API. */
-import { http } from '@platform/testing';
+import { unique, http } from '@platform/testing';
 
-export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+export { unique };
 
 /** The bootstrap admin jest's globalSetup configures. */
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
