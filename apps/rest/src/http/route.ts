@@ -29,6 +29,8 @@ export interface RouteContext<P, Q, B> {
   request: Request;
   /** PUT/PATCH/DELETE of a `versioned` route: the version `If-Match` names (null: unconditional). */
   expectedVersion: number | null;
+  /** `/v1` when the request's path named its version, else '': the prefix of a path the response names (Location). */
+  pathPrefix: string;
 }
 
 export interface RouteResult {
@@ -72,8 +74,9 @@ export interface RouteDefinition<
    */
   idempotency?: 'store' | 'validate-only';
   /**
-   * The resource carries a write counter: its GET answers a strong ETag from it, and PUT/PATCH/DELETE honour
-   * `If-Match` atomically in the subgraph (412 when stale; 428 without it under REQUIRE_IF_MATCH).
+   * The resource carries a write counter: its GET answers a strong ETag from it, PUT/PATCH/DELETE honour `If-Match`
+   * atomically in the subgraph (412 when stale; 428 without it under REQUIRE_IF_MATCH), and a POST that answers the
+   * record (a create, an account action) answers the record's strong ETag too.
    */
   versioned?: boolean;
   /** A paginated listing: OpenAPI documents its `Link` header and weak ETag. */

@@ -86,7 +86,9 @@ const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
 function withIntegerFormats(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withIntegerFormats);
   if (!value || typeof value !== 'object') return value;
-  const schema = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withIntegerFormats(inner)]));
+  const schema = Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, withIntegerFormats(inner)]),
+  );
   if (schema['type'] === 'integer' && schema['format'] === undefined) {
     const min = typeof schema['minimum'] === 'number' ? schema['minimum'] : -Infinity;
     const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : Infinity;
@@ -126,8 +128,13 @@ const EXAMPLE_ERRORS: Record<number, () => AppError> = {
     new AppError('BAD_USER_INPUT', 'Validation failed: username: must be at least 3 characters', {
       details: [{ field: 'username', message: 'must be at least 3 characters' }],
     }),
-  412: () => new AppError('PRECONDITION_FAILED', 'The resource has changed since that ETag; fetch it again and retry'),
-  428: () => new AppError('PRECONDITION_REQUIRED', 'If-Match is required: send the ETag of the version you are changing'),
+  412: () =>
+    new AppError('PRECONDITION_FAILED', 'The resource has changed since that ETag; fetch it again and retry'),
+  428: () =>
+    new AppError(
+      'PRECONDITION_REQUIRED',
+      'If-Match is required: send the ETag of the version you are changing',
+    ),
   429: () => new AppError('RATE_LIMITED', 'Rate limit exceeded'),
   500: () => new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'),
   503: () => new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
@@ -136,7 +143,8 @@ const EXAMPLE_ERRORS: Record<number, () => AppError> = {
 const exampleError = (status: number, env: RestEnvironment): AppError => {
   if (status === env.VALIDATION_STATUS) return EXAMPLE_ERRORS[422]!();
   // A 422 where validation answers 400: only an Idempotency-Key reused with another body (always 422).
-  if (status === 422) return new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+  if (status === 422)
+    return new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   if (status === env.LOGIN_FAILURE_STATUS && status === 400) return EXAMPLE_ERRORS[400]!();
   const make = EXAMPLE_ERRORS[status];
   if (make) return make();
@@ -166,13 +174,19 @@ const RESPONSE_HEADERS = {
       'Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise).',
     schema: { type: 'string', maxLength: 80, pattern: '^(W/)?"[\\x21\\x23-\\x7e]*"$' },
   },
+  Location: {
+    description:
+      "The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one.",
+    schema: { type: 'string', maxLength: 200, pattern: '^(/v\\d+)?(/[a-z-]+/[1-9][0-9]{0,14})+$' },
+  },
   Link: {
     description:
       'RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id).',
     schema: { type: 'string', maxLength: 16_384 },
   },
   'Idempotent-Replayed': {
-    description: '`true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`.',
+    description:
+      '`true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },
   },
   'Idempotency-Status': {
@@ -249,7 +263,7 @@ const IDEMPOTENCY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: the first outcome (status, body, Location/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).',
+    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   example: '4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10',
 };
@@ -257,7 +271,8 @@ const IF_NONE_MATCH_PARAMETER = {
   name: 'If-None-Match',
   in: 'header',
   required: false,
-  description: 'Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison).',
+  description:
+    'Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison).',
   schema: { type: 'string', maxLength: 1024 },
 };
 const IF_MATCH_PARAMETER = {
@@ -311,7 +326,9 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         required?: string[];
       };
       const groups =
-        location === 'query' ? listingParameterGroups(json.properties ?? {}) : { separate: json.properties ?? {}, combined: undefined };
+        location === 'query'
+          ? listingParameterGroups(json.properties ?? {})
+          : { separate: json.properties ?? {}, combined: undefined };
       if (groups.combined) {
         parameters.push({
           name: LISTING_PARAMETER,
@@ -341,7 +358,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.method === 'get') parameters.push(IF_NONE_MATCH_PARAMETER);
     if (route.versioned && writes) parameters.push(IF_MATCH_PARAMETER);
     const successHeaders: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
-    if (route.method === 'get' || (route.versioned && writes && route.method !== 'delete'))
+    if (route.method === 'get' || (route.versioned && route.method !== 'delete'))
       successHeaders['ETag'] = RESPONSE_HEADERS.ETag;
     if (route.listing) successHeaders['Link'] = RESPONSE_HEADERS.Link;
     if (route.method === 'post') {
@@ -365,7 +382,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       }
       responses[status] = {
         description: spec.description,
-        headers: successHeaders,
+        headers: code === 201 ? { ...successHeaders, Location: RESPONSE_HEADERS.Location } : successHeaders,
         ...(content ? { content } : {}),
       };
     }
@@ -387,7 +404,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
     // Node's HTTP parser answers before any route when the request line and headers exceed its limit.
     responses['431'] ??= {
-      description: 'Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body',
+      description:
+        'Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body',
     };
     // The OAuth2 password flow is the same bearer token, obtained by Swagger UI's Authorize dialog from /token.
     const bearer = [{ bearerAuth: [] }, { oauth2Password: route.scope ? [route.scope] : [] }];
@@ -414,7 +432,11 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       const content: Record<string, unknown> = {};
       for (const type of route.bodyTypes ?? ['json']) {
         if (type === 'json') content['application/json'] = { schema, example };
-        else content['application/x-www-form-urlencoded'] = { schema: formSchemaOf(schema, components), example };
+        else
+          content['application/x-www-form-urlencoded'] = {
+            schema: formSchemaOf(schema, components),
+            example,
+          };
       }
       const acceptsJson = (route.bodyTypes ?? ['json']).includes('json');
       operation['requestBody'] = {
@@ -450,10 +472,15 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     servers: [
       {
         url: '/',
-        description: 'Current representation (X-API-Version: 2) on the deployment serving this document (local, staging or production)',
+        description:
+          'Current representation (X-API-Version: 2) on the deployment serving this document (local, staging or production)',
         'x-internal': false,
       },
-      { url: '/v2', description: 'Version 2 on the deployment serving this document (local, staging or production)', 'x-internal': false },
+      {
+        url: '/v2',
+        description: 'Version 2 on the deployment serving this document (local, staging or production)',
+        'x-internal': false,
+      },
       {
         url: '/v1',
         description: `Version 1 on the deployment serving this document (local, staging or production); deprecated, sunset ${deprecated.sunsetAt ?? 'to be announced'}`,

@@ -15,11 +15,12 @@ import { defineRoute, type RouteDefinition } from '../http/route';
 import { versionTag } from '../http/conditional';
 import { OPERATIONS } from '../gateway/gateway-client';
 import type { ApiKeyFieldsFragment, CreateApiKeyMutation } from '../operations/__generated__/operations';
-import { idParams } from './record-routes';
+import { idParams, locationOf } from './record-routes';
 
 const { CreateApiKey, GetApiKey, ListApiKeys, RevokeApiKey, UpdateApiKey } = OPERATIONS;
 
 const ApiKeyIdParams = idParams({ key_id: 'API key' });
+const KEY_PATH = '/api-keys/:key_id';
 
 const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   id: Number(key.id),
@@ -30,11 +31,14 @@ const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   last_used_at: key.lastUsedAt,
 });
 
-/** The one answer that carries the key itself: never cached. */
-const toApiKeyCreated = ({ id, name, scopes, key, createdAt }: CreateApiKeyMutation['createApiKey']) => ({
+/** The one answer that carries the key itself: never cached; `Location` names the key (read without the secret). */
+const toApiKeyCreated = (
+  { id, name, scopes, key, createdAt }: CreateApiKeyMutation['createApiKey'],
+  pathPrefix: string,
+) => ({
   status: 201,
   body: { id: Number(id), name, scopes, key, created_at: createdAt },
-  headers: { 'cache-control': 'no-store' },
+  headers: { 'cache-control': 'no-store', location: locationOf(pathPrefix, KEY_PATH, {}, id) },
 });
 
 /** One key with its strong ETag: the version a rename or a recorded use moves (If-Match on PATCH and DELETE). */
@@ -62,7 +66,7 @@ const ownKeyRoute = <B extends z.ZodType = z.ZodType>({
   description: string;
 }): RouteDefinition =>
   keysRoute<typeof ApiKeyIdParams, B>({
-    path: '/api-keys/:key_id',
+    path: KEY_PATH,
     description: `${OWN_KEYS_ONLY} ${description}`,
     params: ApiKeyIdParams,
     versioned: true,
@@ -83,9 +87,12 @@ export const apiKeysRoutes = [
       201: { description: 'The created key, with the secret', schema: ApiKeyCreated },
       409: { description: 'Too many keys' },
     },
-    handler: async ({ body, gateway, credentials }) => {
+    handler: async ({ body, gateway, credentials, pathPrefix }) => {
       const input = { name: body.name, scopes: body.scopes };
-      return toApiKeyCreated((await gateway.execute(CreateApiKey, { input }, credentials)).createApiKey);
+      return toApiKeyCreated(
+        (await gateway.execute(CreateApiKey, { input }, credentials)).createApiKey,
+        pathPrefix,
+      );
     },
   }),
   keysRoute({

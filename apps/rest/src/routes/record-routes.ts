@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { entityIdParam } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import type { Operation } from '../gateway/gateway-client';
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition, type RouteResult } from '../http/route';
 import { versionTag } from '../http/conditional';
 
 type InvalidIdStatus = 400 | 'validation';
@@ -17,7 +17,10 @@ type InvalidIdStatus = 400 | 'validation';
  * Path parameters that are entity ids (`{ item_id: 'Item' }`), each documented with the status a malformed one gets:
  * 400 for `item_id` (the spec says so), the deployment's validation status elsewhere (CONTRACT.md, ADR 0010).
  */
-export function idParams<K extends string>(records: Record<K, string>, invalid: InvalidIdStatus = 'validation') {
+export function idParams<K extends string>(
+  records: Record<K, string>,
+  invalid: InvalidIdStatus = 'validation',
+) {
   const otherwise = invalid === 400 ? ' (otherwise 400)' : '';
   const shape = Object.fromEntries(
     Object.entries<string>(records).map(([param, record]) => [
@@ -28,7 +31,7 @@ export function idParams<K extends string>(records: Record<K, string>, invalid: 
   return z.object(shape as Record<K, ReturnType<typeof entityIdParam>>);
 }
 
-export interface RecordResource<N extends { version: number }, P extends z.ZodType> {
+export interface RecordResource<N extends { id: string; version: number }, P extends z.ZodType> {
   /** The record's name in 404s and response descriptions: `Item`. */
   label: string;
   tag: string;
@@ -55,10 +58,26 @@ interface RouteText {
   description?: string;
 }
 
+/** A record's answer: its body and strong ETag (a create adds its `Location`). */
+export type Represented = RouteResult & { headers: Record<string, string> };
+
 /** The data of an operation with one root field: that field's value. */
 export const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] as T;
 
-export function recordRoutes<N extends { version: number }, P extends z.ZodType>(resource: RecordResource<N, P>) {
+/**
+ * Where a created record lives (`Location`, RFC 9110 §15.3.2): its express-style path (`/posts/:id/comments/:comment_id`)
+ * with the parent's canonical ids from the request's path and the new id in the last parameter, under the request's
+ * version prefix. Built from the declaration, not from the request's URL, so only validated ids reach the header.
+ */
+export function locationOf(pathPrefix: string, path: string, parents: object, id: string | number): string {
+  const names = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  const values: Record<string, unknown> = { ...parents, [names.at(-1)!]: id };
+  return pathPrefix + path.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
+}
+
+export function recordRoutes<N extends { id: string; version: number }, P extends z.ZodType>(
+  resource: RecordResource<N, P>,
+) {
   const declared = {
     path: resource.path,
     tags: [resource.tag],
@@ -67,7 +86,7 @@ export function recordRoutes<N extends { version: number }, P extends z.ZodType>
     versioned: true,
   };
   const name = resource.label.toLowerCase();
-  const represented = (node: N, apiVersion: number | undefined) => ({
+  const represented = (node: N, apiVersion: number | undefined): Represented => ({
     status: 200,
     body: resource.toPublic(node),
     headers: { etag: versionTag(node.version, apiVersion, resource.derived?.(node)) },
@@ -80,7 +99,10 @@ export function recordRoutes<N extends { version: number }, P extends z.ZodType>
   });
 
   return {
-    /** POST on the collection (`path`, with its own `params` when nested, e.g. a post's comments): 201 and the record. */
+    /**
+     * POST on the collection (`path`, with its own `params` when nested, e.g. a post's comments): 201, the record, its
+     * `Location` and its ETag (the one a GET of the location answers, good for `If-Match` at once).
+     */
     create: <B extends z.ZodType, C extends z.ZodType = z.ZodType>({
       operation,
       body,
@@ -103,14 +125,22 @@ export function recordRoutes<N extends { version: number }, P extends z.ZodType>
         ...(params ? { params } : {}),
         method: 'post',
         body,
+        versioned: true,
         responses: { 201: { description: `The created ${name}`, schema: resource.schema } },
-        handler: async ({ params: path, body: given, gateway, credentials }) => {
-          const record = { ...variables?.(path), input: input ? input(given) : given };
-          return { status: 201, body: resource.toPublic(rootOf(await gateway.execute(operation, record, credentials))) };
+        handler: async ({ params: parents, body: given, gateway, credentials, version, pathPrefix }) => {
+          const record = { ...variables?.(parents), input: input ? input(given) : given };
+          const node = rootOf(await gateway.execute(operation, record, credentials));
+          const created = represented(node, version);
+          created.headers['location'] = locationOf(pathPrefix, resource.path, parents ?? {}, node.id);
+          return { ...created, status: 201 };
         },
       }),
 
-    get: ({ operation, description, ...text }: RouteText & { operation: Operation<Record<string, N | null>> }) =>
+    get: ({
+      operation,
+      description,
+      ...text
+    }: RouteText & { operation: Operation<Record<string, N | null>> }) =>
       defineRoute({
         ...declared,
         ...text,
@@ -147,7 +177,11 @@ export function recordRoutes<N extends { version: number }, P extends z.ZodType>
         body,
         responses: { 200: { description: `The ${name} after the update`, schema: resource.schema } },
         handler: async ({ params, body: given, gateway, credentials, expectedVersion, version }) => {
-          const variables = { ...resource.variables(params), input: input ? input(given) : given, expectedVersion };
+          const variables = {
+            ...resource.variables(params),
+            input: input ? input(given) : given,
+            expectedVersion,
+          };
           return represented(rootOf(await gateway.execute(operation, variables, credentials)), version);
         },
       }),

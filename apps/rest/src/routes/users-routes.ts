@@ -21,7 +21,7 @@ import { defineRoute, type RouteDefinition, type Security } from '../http/route'
 import { versionTag } from '../http/conditional';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { UserFieldsFragment } from '../operations/__generated__/operations';
-import { idParams, rootOf } from './record-routes';
+import { idParams, locationOf, rootOf, type Represented } from './record-routes';
 import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
 
 const {
@@ -65,7 +65,7 @@ const UserIdParams = idParams({ user_id: 'User' });
 const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** A single user with its strong ETag: the version every change to the account moves (If-Match on the writes). */
-const userResponse = (user: UserFieldsFragment, version: number | undefined) => ({
+const userResponse = (user: UserFieldsFragment, version: number | undefined): Represented => ({
   status: 200,
   body: toUserPublic(user),
   headers: { etag: versionTag(user.version, version) },
@@ -143,13 +143,11 @@ const accountAction = <B extends z.ZodType = z.ZodType>({
     ...text,
     method: 'post',
     path: `/users/:user_id/${action}`,
-    responses: { 200: { description: answered, schema: UserPublic } },
-    handler: async ({ params, body, gateway, credentials }) => {
+    responses: { 200: { description: `${answered}, with the ETag of its new version`, schema: UserPublic } },
+    versioned: true,
+    handler: async ({ params, body, gateway, credentials, version }) => {
       const variables = { id: String(params.user_id), ...(input ? { input: input(body) } : {}) };
-      return {
-        status: 200,
-        body: toUserPublic(rootOf(await gateway.execute(operation, variables, credentials))),
-      };
+      return userResponse(rootOf(await gateway.execute(operation, variables, credentials)), version);
     },
   });
 
@@ -160,17 +158,20 @@ export const usersRoutes = [
     operationId: 'createUser',
     summary: 'Register a user',
     description:
-      'Public registration; the new account has the role `member`. The password is never returned.',
+      'Public registration; the new account has the role `member`. The password is never returned. `Location` names the account.',
     tags: ['users'],
     security: 'public',
     body: UserCreate,
+    versioned: true,
     responses: {
       201: { description: 'The created user', schema: UserPublic },
       409: { description: 'Username or e-mail already registered' },
     },
-    handler: async ({ body, gateway, credentials }) => {
-      const data = await gateway.execute(CreateUser, { input: body }, credentials);
-      return { status: 201, body: toUserPublic(data.createUser) };
+    handler: async ({ body, gateway, credentials, version, pathPrefix }) => {
+      const { createUser } = await gateway.execute(CreateUser, { input: body }, credentials);
+      const created = userResponse(createUser, version);
+      created.headers['location'] = locationOf(pathPrefix, '/users/:user_id', {}, createUser.id);
+      return { ...created, status: 201 };
     },
   }),
   defineRoute({

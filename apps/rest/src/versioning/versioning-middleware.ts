@@ -30,6 +30,12 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export const apiVersionOf = (res: Response): ApiVersion | undefined =>
   (res.locals[LOCALS_KEY] as ResolvedVersion | undefined)?.version;
 
+/** `/v1` when the request named its version in the path, else '': a path the response names (Location) keeps it. */
+export function versionPathPrefix(res: Response): string {
+  const resolved = res.locals[LOCALS_KEY] as ResolvedVersion | undefined;
+  return resolved?.source === 'path' ? `/v${resolved.version}` : '';
+}
+
 const unsupported = (where: string, value: string) =>
   new AppError(
     'BAD_REQUEST',
