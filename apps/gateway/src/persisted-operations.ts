@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { GraphQLFormattedError } from 'graphql';
-import { Redis } from 'ioredis';
-import { failFastRedisOptions } from '@platform/config';
+import type { Redis } from 'ioredis';
+import { connectRedis, redisReady } from '@platform/config';
 import type { Logger } from '@platform/logging';
 
 /** What Apollo Server's `persistedQueries.cache` takes (the KeyValueCache of @apollo/utils.keyvaluecache). */
@@ -44,31 +44,15 @@ export class RedisApqCache implements PersistedQueryCache {
   constructor(private readonly options: RedisApqCacheOptions) {
     // Apollo Server prefixes APQ keys with `apq:` itself.
     this.prefix = options.keyPrefix ?? 'gateway:';
-    this.redis = new Redis(options.redisUrl, failFastRedisOptions(options.commandTimeoutMs));
-    let healthy = true;
-    this.redis.on('ready', () => {
-      healthy = true;
-    });
-    this.redis.on('error', (error: Error) => {
-      if (healthy) options.logger.warn({ err: { message: error.message } }, 'APQ cache: Redis unreachable; every hash is a miss');
-      healthy = false;
+    this.redis = connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger, {
+      purpose: 'APQ cache',
+      fallback: 'every hash is a miss',
     });
   }
 
   /** Resolves true once connected, false after `timeoutMs` (the cache then misses until Redis is reachable). */
   ready(timeoutMs: number): Promise<boolean> {
-    if (this.redis.status === 'ready') return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.redis.off('ready', onReady);
-        resolve(false);
-      }, timeoutMs);
-      const onReady = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.redis.once('ready', onReady);
-    });
+    return redisReady(this.redis, timeoutMs);
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -84,7 +68,11 @@ export class RedisApqCache implements PersistedQueryCache {
     const { ttlSeconds, maxEntries } = this.options;
     try {
       const window = `${this.prefix}registrations:${Math.floor(Date.now() / 1000 / ttlSeconds)}`;
-      const [[, count]] = (await this.redis.multi().incr(window).expire(window, ttlSeconds * 2).exec()) as [[unknown, number]];
+      const [[, count]] = (await this.redis
+        .multi()
+        .incr(window)
+        .expire(window, ttlSeconds * 2)
+        .exec()) as [[unknown, number]];
       if (count > maxEntries) return;
       await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds);
     } catch {
@@ -130,7 +118,8 @@ export function loadManifest(path: string): Map<string, string> {
   }
   const documents = new Map<string, string>();
   for (const op of manifest.operations) {
-    if (operationId(op.body) !== op.id) throw new Error(`${path}: operation ${op.name}: id is not the SHA-256 of its body`);
+    if (operationId(op.body) !== op.id)
+      throw new Error(`${path}: operation ${op.name}: id is not the SHA-256 of its body`);
     documents.set(op.id, op.body);
   }
   return documents;

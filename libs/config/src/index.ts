@@ -23,4 +23,10 @@ export {
   subgraphUrlsOf,
   type SupergraphEnvironment,
 } from './supergraph-environment';
-export { failFastRedisOptions } from './redis-options';
+export {
+  closeRedis,
+  connectRedis,
+  failFastRedisOptions,
+  redisReady,
+  type RedisConnection,
+} from './redis-connection';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logging';
-import { closeRedis, connectRedis } from './limiter-backend';
+import { closeRedis, connectRedis } from '@platform/config';
 
 /** A stored outcome: what a replay sends back. */
 export interface StoredResponse {
@@ -54,7 +54,6 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
     ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger, {
         purpose: 'idempotency',
         fallback: 'POSTs with Idempotency-Key run per IDEMPOTENCY_FAIL_MODE',
-        metrics: false,
       })
     : undefined;
   const client = (): Redis => {

@@ -3,8 +3,8 @@
  * rate-limiter-flexible, with an in-process insurance limiter that takes over at once while Redis is unreachable;
  * without REDIS_URL, in-process only.
  */
-import { Redis } from 'ioredis';
-import { failFastRedisOptions } from '@platform/config';
+import type { Redis } from 'ioredis';
+import { closeRedis, connectRedis, redisReady } from '@platform/config';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -69,7 +69,7 @@ export interface LimiterBackendOptions {
 
 export function createLimiterBackend(options: LimiterBackendOptions): LimiterBackend {
   const redis = options.redisUrl
-    ? connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger)
+    ? connectRateLimitStore(options.redisUrl, options.commandTimeoutMs, options.logger)
     : undefined;
   return {
     create: (spec) => createLimiter(spec, redis, options.failMode),
@@ -78,77 +78,18 @@ export function createLimiterBackend(options: LimiterBackendOptions): LimiterBac
   };
 }
 
-/** Quits politely, or drops the connection when Redis is not there to answer. */
-export async function closeRedis(redis: Redis | undefined): Promise<void> {
-  if (!redis) return;
-  try {
-    await redis.quit();
-  } catch {
-    redis.disconnect();
-  }
-}
-
-/** Waits for the first connection, so a fresh instance does not count its first requests only in-process. */
-function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
-  if (redis.status === 'ready') return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (ready: boolean) => {
-      clearTimeout(timer);
-      redis.off('ready', onReady);
-      resolve(ready);
-    };
-    const onReady = () => done(true);
-    const timer = setTimeout(() => done(false), timeoutMs);
-    redis.once('ready', onReady);
+/** The rate limiter's connection: its health feeds the rate-limit store metrics. */
+function connectRateLimitStore(url: string, commandTimeoutMs: number, logger: Logger): Redis {
+  rateLimitStoreUp.set(0);
+  return connectRedis(url, commandTimeoutMs, logger, {
+    purpose: 'rate limiter',
+    fallback: 'using the in-process limiter',
+    onReady: () => rateLimitStoreUp.set(1),
+    onLost: (cause) => {
+      if (cause === 'error') rateLimitStoreErrors.inc();
+      rateLimitStoreUp.set(0);
+    },
   });
-}
-
-export interface RedisConnectionLabel {
-  /** Names the connection in the logs. */
-  purpose: string;
-  /** What happens while Redis is unreachable, for the log line. */
-  fallback: string;
-  /** Whether this connection's health feeds the rate-limit store metrics. */
-  metrics: boolean;
-}
-
-const RATE_LIMITER_CONNECTION: RedisConnectionLabel = {
-  purpose: 'rate limiter',
-  fallback: 'using the in-process limiter',
-  metrics: true,
-};
-
-/** One ioredis connection with the facade's failure behaviour (no offline queue, bounded commands, reconnects). */
-export function connectRedis(
-  url: string,
-  commandTimeoutMs: number,
-  logger: Logger,
-  label: RedisConnectionLabel = RATE_LIMITER_CONNECTION,
-): Redis {
-  const redis = new Redis(url, failFastRedisOptions(commandTimeoutMs));
-  const up = (value: 0 | 1) => {
-    if (label.metrics) rateLimitStoreUp.set(value);
-  };
-  let healthy = true;
-  up(0);
-  redis.on('ready', () => {
-    if (!healthy) logger.info(`${label.purpose}: Redis is back`);
-    healthy = true;
-    up(1);
-  });
-  redis.on('error', (error: Error) => {
-    if (label.metrics) rateLimitStoreErrors.inc();
-    up(0);
-    if (healthy)
-      logger.warn({ err: { message: error.message } }, `${label.purpose}: Redis unreachable; ${label.fallback}`);
-    healthy = false;
-  });
-  redis.on('close', () => {
-    up(0);
-    if (healthy) logger.warn(`${label.purpose}: Redis connection closed; ${label.fallback}`);
-    healthy = false;
-  });
-  return redis;
 }
 
 /**
@@ -163,7 +104,9 @@ class CountedInsurance extends RateLimiterMemory {
     this.labels = { limiter: options.keyPrefix };
   }
 
-  override consume(...args: Parameters<RateLimiterMemory['consume']>): ReturnType<RateLimiterMemory['consume']> {
+  override consume(
+    ...args: Parameters<RateLimiterMemory['consume']>
+  ): ReturnType<RateLimiterMemory['consume']> {
     rateLimitStoreFallbacks.inc(this.labels);
     return super.consume(...args);
   }

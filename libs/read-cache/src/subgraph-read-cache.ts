@@ -6,10 +6,10 @@
  * bumps them through the same class.
  */
 import { randomInt } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { AccessTokenVerifier, bearerTokenFrom } from '@platform/auth';
-import { failFastRedisOptions } from '@platform/config';
+import { closeRedis, connectRedis } from '@platform/config';
 import type { Logger } from '@platform/logging';
 import { metricsRecording, readCacheLookups, readCacheResets } from '@platform/metrics';
 
@@ -43,30 +43,27 @@ export interface GenerationsOptions {
   logger: Logger;
   /** Names the connection in the logs. */
   purpose: string;
+  /** What happens while Redis is unreachable, for the log line. */
+  fallback: string;
 }
 
 /**
- * One ioredis connection: no offline queue (a command fails at once while disconnected: readers must not wait, and an
- * unknown generation means "do not cache"), commands of one event-loop turn pipelined into one write, reconnecting
- * every 0.1 .. 1 s.
+ * The generations' Redis connection (libs/config `connectRedis`: no offline queue, so while Redis is away a command
+ * fails at once; readers must not wait, and an unknown generation means "do not cache").
  */
 export class RedisGenerations {
   private readonly redis: Redis & GenerationCommands;
   private readonly lostListeners: Array<() => void> = [];
   private readonly backListeners: Array<() => void> = [];
-  private healthy = true;
 
-  constructor(private readonly options: GenerationsOptions) {
-    this.redis = new Redis(options.redisUrl, failFastRedisOptions(options.commandTimeoutMs)) as Redis &
-      GenerationCommands;
+  constructor(options: GenerationsOptions) {
+    this.redis = connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger, {
+      purpose: options.purpose,
+      fallback: options.fallback,
+      onLost: () => this.lostListeners.forEach((listener) => listener()),
+      onReady: () => this.backListeners.forEach((listener) => listener()),
+    }) as Redis & GenerationCommands;
     this.redis.defineCommand('bumpGeneration', { numberOfKeys: 1, lua: BUMP_SCRIPT });
-    this.redis.on('ready', () => {
-      if (!this.healthy) options.logger.info(`${options.purpose}: Redis is back`);
-      this.healthy = true;
-      for (const listener of this.backListeners) listener();
-    });
-    this.redis.on('error', (error: Error) => this.lost(error.message));
-    this.redis.on('close', () => this.lost('connection closed'));
   }
 
   /** Called whenever the connection errs or closes (a reader drops what it cached: see SubgraphReadCache). */
@@ -92,17 +89,7 @@ export class RedisGenerations {
 
   async close(): Promise<void> {
     this.lostListeners.length = 0;
-    try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
-    }
-  }
-
-  private lost(reason: string): void {
-    if (this.healthy) this.options.logger.warn({ reason }, `${this.options.purpose}: Redis unreachable`);
-    this.healthy = false;
-    for (const listener of this.lostListeners) listener();
+    await closeRedis(this.redis);
   }
 }
 
@@ -247,6 +234,7 @@ export function createSubgraphReadCache(
     commandTimeoutMs: options.commandTimeoutMs,
     logger: options.logger,
     purpose: 'read cache',
+    fallback: 'reads go to the subgraphs uncached',
   });
   return new RedisReadCache(generations, { ...options, redisUrl: options.redisUrl });
 }

@@ -43,7 +43,10 @@ class RedisSubgraphWrites implements SubgraphWrites {
       this.count('failed');
       if (this.uncovered === 0) {
         this.logger.warn(
-          { subgraph: this.subgraph, err: { message: error instanceof Error ? error.message : String(error) } },
+          {
+            subgraph: this.subgraph,
+            err: { message: error instanceof Error ? error.message : String(error) },
+          },
           'read cache: generation not bumped after a write; retrying until Redis takes it',
         );
       }
@@ -97,6 +100,7 @@ export function createSubgraphWrites(options: {
     commandTimeoutMs: 1_000,
     logger: options.logger,
     purpose: 'read cache invalidation',
+    fallback: 'writes retry their bump until Redis takes it',
   });
   return new RedisSubgraphWrites(options.subgraph, generations, options.logger);
 }
