@@ -7,10 +7,10 @@
  * only answer the gateway (SUBGRAPH_SECRET), so this one check covers every way in.
  */
 import { GraphQLError } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { AccessTokenVerifier, bearerTokenFrom, type AccessTokenClaims } from '@platform/auth';
 import { AppError } from '@platform/errors';
 import type { AuthSubgraphClient } from './api-key-exchange';
-import { ExpiringEntries } from './expiring-entries';
 
 const ACCOUNT_STATUS =
   'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive tokensValidAfter } }';
@@ -21,7 +21,6 @@ interface AccountStatusData {
 
 interface Status {
   account: AccountStatusData['_accountStatus'];
-  expiresAt: number;
 }
 
 export interface AccessTokenStatusOptions {
@@ -38,17 +37,20 @@ export const invalidTokenError = () =>
 
 export class AccessTokenStatus {
   private readonly verifier: AccessTokenVerifier;
-  /** Statuses by user id; the oldest answer goes first. */
-  private readonly cache: ExpiringEntries<number, Status>;
+  /** Statuses by user id, each for `cacheTtlMs` (bounded; the least recently used goes first). */
+  private readonly cache: LRUCache<number, Status>;
   private readonly inFlight = new Map<number, Promise<Status>>();
-  private readonly cacheTtlMs: number;
-  private readonly now: () => number;
 
   constructor(private readonly options: AccessTokenStatusOptions) {
     this.verifier = new AccessTokenVerifier(options.jwtSecret);
-    this.cacheTtlMs = options.cacheTtlMs ?? 2_000;
-    this.now = options.now ?? Date.now;
-    this.cache = new ExpiringEntries(options.cacheMaxEntries ?? 10_000, this.now, false);
+    const now = options.now ?? Date.now;
+    this.cache = new LRUCache({
+      max: options.cacheMaxEntries ?? 10_000,
+      ttl: options.cacheTtlMs ?? 2_000,
+      // Every look-up reads the clock (the default rounds it to 1 ms and keeps the reading on a timer).
+      ttlResolution: 0,
+      perf: { now },
+    });
   }
 
   /**
@@ -81,7 +83,11 @@ export class AccessTokenStatus {
   private async fetch(userId: number, requestId: string): Promise<Status> {
     let data: AccountStatusData;
     try {
-      data = await this.options.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
+      data = await this.options.users.request<AccountStatusData>(
+        ACCOUNT_STATUS,
+        { id: String(userId) },
+        requestId,
+      );
     } catch (error) {
       // Unknown is not allowed: the request fails as the dependency's outage it is (503), and is asked again next time.
       const unavailable = !(error instanceof AppError) || error.code === 'SERVICE_UNAVAILABLE';
@@ -92,7 +98,7 @@ export class AccessTokenStatus {
         },
       });
     }
-    const status = { account: data._accountStatus, expiresAt: this.now() + this.cacheTtlMs };
+    const status = { account: data._accountStatus };
     this.cache.set(userId, status);
     return status;
   }

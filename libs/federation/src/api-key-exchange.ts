@@ -6,15 +6,9 @@
  * the key's digest: a revoked key, or one whose owner was deactivated, keeps working for at most `cacheTtlMs`.
  */
 import { GraphQLError } from 'graphql';
-import {
-  digestSecret,
-  malformedCredentialError,
-  signAccessToken,
-  ROLES,
-  type Role,
-} from '@platform/auth';
+import { LRUCache } from 'lru-cache';
+import { digestSecret, malformedCredentialError, signAccessToken, ROLES, type Role } from '@platform/auth';
 import { AppError } from '@platform/errors';
-import { ExpiringEntries } from './expiring-entries';
 
 const VERIFY_API_KEY =
   'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { userId username role scopes } }';
@@ -43,7 +37,6 @@ export interface ApiKeyExchangeOptions {
 interface Verdict {
   /** `Bearer <jwt>`, or null for an invalid key. */
   authorization: string | null;
-  expiresAt: number;
 }
 
 const unauthenticated = (message: string) =>
@@ -53,18 +46,20 @@ const unauthenticated = (message: string) =>
 export const invalidApiKeyError = () => unauthenticated('Invalid API Key');
 
 export class ApiKeyExchange {
-  /** Verdicts by key digest; the least recently used goes first. */
-  private readonly cache: ExpiringEntries<string, Verdict>;
+  /** Verdicts by key digest, each for `cacheTtlMs` (bounded; the least recently used goes first). */
+  private readonly cache: LRUCache<string, Verdict>;
   private readonly inFlight = new Map<string, Promise<Verdict>>();
-  private readonly cacheTtlMs: number;
   private readonly tokenTtlSeconds: number;
-  private readonly now: () => number;
 
   constructor(private readonly options: ApiKeyExchangeOptions) {
-    this.cacheTtlMs = options.cacheTtlMs ?? 10_000;
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? 60;
-    this.now = options.now ?? Date.now;
-    this.cache = new ExpiringEntries(options.cacheMaxEntries ?? 10_000, this.now, true);
+    this.cache = new LRUCache({
+      max: options.cacheMaxEntries ?? 10_000,
+      ttl: options.cacheTtlMs ?? 10_000,
+      // Every look-up reads the clock (the default rounds it to 1 ms and keeps the reading on a timer).
+      ttlResolution: 0,
+      perf: { now: options.now ?? Date.now },
+    });
   }
 
   /**
@@ -111,9 +106,7 @@ export class ApiKeyExchange {
       throw asGraphQLError(error);
     }
     const principal = data._verifyApiKey;
-    const expiresAt = this.now() + this.cacheTtlMs;
-    if (!principal || !(ROLES as readonly string[]).includes(principal.role))
-      return { authorization: null, expiresAt };
+    if (!principal || !(ROLES as readonly string[]).includes(principal.role)) return { authorization: null };
     const uid = principal.userId === null ? null : Number(principal.userId);
     const token = signAccessToken(
       {
@@ -126,7 +119,7 @@ export class ApiKeyExchange {
       this.options.jwtSecret,
       this.tokenTtlSeconds,
     );
-    return { authorization: `Bearer ${token}`, expiresAt };
+    return { authorization: `Bearer ${token}` };
   }
 }
 
