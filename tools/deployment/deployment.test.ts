@@ -582,7 +582,7 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     expect(exprs.filter((e) => e.includes('by (job, upstream')).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('when the PrometheusRule is checked and unit-tested with promtool, then its rules are valid and the 5xx, latency, upstream and rate-limit alerts fire as specified', async () => {
+  it('when the PrometheusRule is checked and unit-tested with promtool, then its rules are valid and the 5xx, latency, upstream, rate-limit and idempotency alerts fire as specified', async () => {
     const promtool = await ensureGoTool(PROMTOOL);
     const rule = find('PrometheusRule', 'api-platform');
     const alerts = (rule['spec'].groups as { rules: { alert?: string }[] }[]).flatMap((g) => g.rules.map((r) => r.alert));
@@ -593,6 +593,7 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
         'ApiPlatformUpstreamUnavailable',
         'ApiPlatformUpstreamTimeouts',
         'ApiPlatformRateLimitStoreFallback',
+        'ApiPlatformIdempotencyUnavailable',
         'ApiPlatformPodRestarts',
       ]),
     );

@@ -43,6 +43,11 @@ beforeAll(async () => {
   const created = await http.post(rest('/items/'), { token, json: { name: 'metered', price: 3 } });
   expect(created.status).toBe(201);
   itemId = created.body.id as number;
+  // A keyed create, its retry (a replay) and the key reused with another body (422).
+  const keyed = { token, headers: { 'idempotency-key': `metered-${Date.now()}` } };
+  expect((await http.post(rest('/items/'), { ...keyed, json: { name: 'keyed', price: 1 } })).status).toBe(201);
+  expect((await http.post(rest('/items/'), { ...keyed, json: { name: 'keyed', price: 1 } })).status).toBe(201);
+  expect((await http.post(rest('/items/'), { ...keyed, json: { name: 'keyed', price: 2 } })).status).toBe(422);
   for (let i = 0; i < 3; i += 1) expect((await http.get(rest(`/items/${itemId}`), { token })).status).toBe(200);
   // The same read three times over GraphQL: the gateway's own series, whichever mode the facade runs.
   for (let i = 0; i < 3; i += 1) {
@@ -133,6 +138,11 @@ describe('REST facade metrics', () => {
 });
 
 describe('gateway metrics', () => {
+  it('when POSTs carry an Idempotency-Key, then the facade counts each by outcome (first, replayed, key reused)', () => {
+    for (const outcome of ['first', 'replayed', 'key_reused'])
+      expect({ outcome, at: valueOf('rest', 'idempotency_requests_total', { outcome }) >= 1 }).toEqual({ outcome, at: true });
+  });
+
   it('when operations run, then the HTTP route is the operation name and GraphQL counts them by name, type and outcome', () => {
     expect(valueOf('gateway', 'http_server_requests_total', { route: 'GetItem', status_class: '2xx' })).toBeGreaterThanOrEqual(3);
     expect(valueOf('gateway', 'graphql_operations_total', { operation: 'ItemWithOwner', type: 'query', outcome: 'success' })).toBe(1);

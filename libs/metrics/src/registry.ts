@@ -135,6 +135,12 @@ export const rateLimitStoreUp = new Gauge({
   help: '1 while the Redis connection of the rate limiter is ready, 0 while it is not (absent without REDIS_URL).',
   registers,
 });
+export const idempotencyRequests = new Counter({
+  name: 'idempotency_requests_total',
+  help: 'POSTs with an Idempotency-Key, by outcome (first: claimed and run; replayed; in_progress: 409; key_reused: 422; not_stored: a credential-issuing route; unavailable: Redis did not answer and the POST ran without the guarantee; refused: the same under IDEMPOTENCY_FAIL_MODE=closed, 503).',
+  labelNames: ['outcome'] as const,
+  registers,
+});
 export const loginThrottleBlocks = new Counter({
   name: 'auth_login_throttle_blocks_total',
   help: 'Login attempts refused by the login throttle (client IP + username over budget).',

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import { idempotencyRequests, metricsRecording } from '@platform/metrics';
 import {
   createIdempotencyStore,
   createIdentityResolver,
@@ -72,11 +73,14 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
   const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
 
   const unavailable = (res: Response, error: unknown): 'proceed' => {
-    if (env.IDEMPOTENCY_FAIL_MODE === 'closed')
+    if (env.IDEMPOTENCY_FAIL_MODE === 'closed') {
+      count('refused');
       throw new AppError('SERVICE_UNAVAILABLE', 'Idempotency store temporarily unavailable', {
         cause: error,
         headers: { 'retry-after': '1' },
       });
+    }
+    count('unavailable');
     res.set('idempotency-status', 'unavailable');
     return 'proceed';
   };
@@ -86,6 +90,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
       const key = keyOf(req);
       if (key === undefined) return 'proceed';
       if (!options.store) {
+        count('not_stored');
         res.set('idempotency-status', 'not-stored');
         return 'proceed';
       }
@@ -101,12 +106,15 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         if (error instanceof IdempotencyUnavailableError) return unavailable(res, error);
         throw error;
       }
-      if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint)
+      if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
+        count('key_reused');
         throw new AppError(
           'IDEMPOTENCY_KEY_REUSED',
           'Idempotency-Key was already used with a different request; use a new key',
         );
-      if (claim.kind === 'running')
+      }
+      if (claim.kind === 'running') {
+        count('in_progress');
         throw new AppError(
           'CONFLICT',
           'A request with this Idempotency-Key is still in progress; retry later',
@@ -114,10 +122,13 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
             headers: { 'retry-after': '1' },
           },
         );
+      }
       if (claim.kind === 'done') {
+        count('replayed');
         replay(res, claim.response);
         return 'replayed';
       }
+      count('first');
       captureOutcome(res, async (outcome) => {
         try {
           if (outcome.status >= 500) await store.release(caller, key);
@@ -131,6 +142,12 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     },
     close: () => store.close(),
   };
+}
+
+type Outcome = 'first' | 'replayed' | 'in_progress' | 'key_reused' | 'not_stored' | 'unavailable' | 'refused';
+
+function count(outcome: Outcome): void {
+  if (metricsRecording()) idempotencyRequests.inc({ outcome });
 }
 
 function keyOf(req: Request): string | undefined {
