@@ -1,5 +1,5 @@
 /**
- * The single-record routes every record type of the facade shares (items, posts, comments), declared from one
+ * The single-record routes every record type of the facade shares (users, items, posts, comments), declared from one
  * description of the resource: its path and id parameters, scopes, schema and representation. Every record is
  * versioned: GET answers a strong ETag from its write counter (If-None-Match -> 304 in the router), and PUT, PATCH and
  * DELETE pass If-Match on as the mutation's `expectedVersion`, so the subgraph checks and writes in one step (ADR 0012).
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { entityIdParam } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import type { Operation } from '../gateway/gateway-client';
-import { defineRoute, type RouteDefinition, type RouteResult } from '../http/route';
+import { defineRoute, type ResponseSpec, type RouteDefinition, type RouteResult } from '../http/route';
 import { versionTag } from '../http/conditional';
 
 type InvalidIdStatus = 400 | 'validation';
@@ -136,46 +136,63 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         },
       }),
 
-    get: ({
+    /** GET of one record; `query` and `queryVariables` add GraphQL variables from the query (users' `include_inactive`). */
+    get: <Q extends z.ZodType = z.ZodType>({
       operation,
       description,
+      query,
+      queryVariables,
       ...text
-    }: RouteText & { operation: Operation<Record<string, N | null>> }) =>
+    }: RouteText & {
+      operation: Operation<Record<string, N | null>>;
+      query?: Q;
+      queryVariables?: (query: z.infer<Q>) => Record<string, unknown>;
+    }) =>
       defineRoute({
         ...declared,
         ...text,
+        ...(query ? { query } : {}),
         method: 'get',
         description: `Needs \`${resource.scopes.read}\`; an API key is accepted in place of a bearer token.${description ? ` ${description}` : ''}`,
         security: 'bearer-or-api-key',
         scope: resource.scopes.read,
         responses: { 200: { description: `The ${name}`, schema: resource.schema } },
-        handler: async ({ params, gateway, credentials, version }) => {
-          const node = rootOf(await gateway.execute(operation, resource.variables(params), credentials));
+        handler: async ({ params, query: given, gateway, credentials, version }) => {
+          const variables = { ...resource.variables(params), ...queryVariables?.(given) };
+          const node = rootOf(await gateway.execute(operation, variables, credentials));
           if (!node) throw notFound(resource.label, resource.idOf(params));
           return represented(node, version);
         },
       }),
 
-    /** PUT or PATCH; `input` maps the REST body to the GraphQL input when they differ (items' `owner_id`). */
+    /**
+     * PUT or PATCH; `input` maps the REST body to the GraphQL input when they differ (items' `owner_id`); `conflict`
+     * documents a 409 the write can meet (a user's e-mail already registered).
+     */
     write: <B extends z.ZodType>(
       method: 'put' | 'patch',
       {
         operation,
         body,
         input,
+        conflict,
         ...text
       }: RouteText & {
         body: B;
         operation: Operation<Record<string, N>>;
         input?: (body: z.infer<B>) => unknown;
+        conflict?: string;
       },
-    ): RouteDefinition =>
-      defineRoute({
+    ): RouteDefinition => {
+      const updated: Record<number, ResponseSpec> = {
+        200: { description: `The ${name} after the update`, schema: resource.schema },
+      };
+      return defineRoute({
         ...declared,
         ...writeText(text),
         method,
         body,
-        responses: { 200: { description: `The ${name} after the update`, schema: resource.schema } },
+        responses: conflict ? { ...updated, 409: { description: conflict } } : updated,
         handler: async ({ params, body: given, gateway, credentials, expectedVersion, version }) => {
           const variables = {
             ...resource.variables(params),
@@ -184,7 +201,8 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
           };
           return represented(rootOf(await gateway.execute(operation, variables, credentials)), version);
         },
-      }),
+      });
+    },
 
     delete: ({
       operation,

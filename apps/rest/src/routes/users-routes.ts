@@ -21,7 +21,7 @@ import { defineRoute, type RouteDefinition, type Security } from '../http/route'
 import { versionTag } from '../http/conditional';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { UserFieldsFragment } from '../operations/__generated__/operations';
-import { idParams, locationOf, rootOf, type Represented } from './record-routes';
+import { idParams, locationOf, recordRoutes, rootOf, type Represented } from './record-routes';
 import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
 
 const {
@@ -74,6 +74,23 @@ const userResponse = (user: UserFieldsFragment, version: number | undefined): Re
 const ownerOrAdmin =
   'Needs `users:write`; a member may act only on its own account, an admin on every account.';
 
+/** One account's GET, PUT, PATCH and DELETE: the routes every record shares (record-routes.ts). */
+const accounts = recordRoutes({
+  label: 'User',
+  tag: 'users',
+  scopes: { read: 'users:read', write: 'users:write' },
+  path: '/users/:user_id',
+  params: UserIdParams,
+  variables: (params) => ({ id: String(params.user_id) }),
+  idOf: (params) => params.user_id,
+  schema: UserPublic,
+  toPublic: toUserPublic,
+  writeRules: ownerOrAdmin,
+});
+
+const OWN_FIELDS_ONLY =
+  'Fields other than `email` and `full_name` (role, is_active, id, password, ...) are rejected with a validation error.';
+
 /** A route on one account (`/users/:user_id...`): tagged users, the id in the path, `users:write` unless it says. */
 const accountRoute = <Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
   route: Omit<RouteDefinition<typeof UserIdParams, Q, B>, 'tags' | 'params' | 'security' | 'scope'> & {
@@ -87,39 +104,6 @@ const accountRoute = <Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.Z
     scope: 'users:write',
     params: UserIdParams,
     ...route,
-  });
-
-/** PUT or PATCH of an account's own fields, checked against `If-Match`; `input` maps the body to the GraphQL input. */
-const accountWrite = <B extends z.ZodType>(
-  method: 'put' | 'patch',
-  {
-    operation,
-    input,
-    description,
-    ...text
-  }: {
-    operationId: string;
-    summary: string;
-    description: string;
-    body: B;
-    operation: Operation<Record<string, UserFieldsFragment>>;
-    input: (body: z.infer<B>) => Record<string, unknown>;
-  },
-): RouteDefinition =>
-  accountRoute<z.ZodType, B>({
-    ...text,
-    method,
-    path: '/users/:user_id',
-    description: `${ownerOrAdmin} ${description} Fields other than \`email\` and \`full_name\` (role, is_active, id, password, ...) are rejected with a validation error.`,
-    responses: {
-      200: { description: 'The updated user', schema: UserPublic },
-      409: { description: 'E-mail already registered' },
-    },
-    versioned: true,
-    handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
-      const variables = { id: String(params.user_id), input: input(body), expectedVersion };
-      return userResponse(rootOf(await gateway.execute(operation, variables, credentials)), version);
-    },
   });
 
 /** POST /users/:user_id/<action>: an account action answered with the user after it (`input` when it has a body). */
@@ -222,57 +206,43 @@ export const usersRoutes = [
       return userResponse(data.me, version);
     },
   }),
-  accountRoute({
-    method: 'get',
-    path: '/users/:user_id',
+  accounts.get({
     operationId: 'getUser',
     summary: 'Retrieve a user',
     description: 'An inactive user is 404 unless `include_inactive=true`.',
-    security: 'bearer-or-api-key',
-    scope: 'users:read',
     query: z.object({
       include_inactive: booleanQuery.optional().describe('Also return an inactive user (default false)'),
     }),
-    responses: { 200: { description: 'The user', schema: UserPublic } },
-    versioned: true,
-    handler: async ({ params, query, gateway, credentials, version }) => {
-      const variables = { id: String(params.user_id), includeInactive: query.include_inactive ?? false };
-      const { user } = await gateway.execute(GetUser, variables, credentials);
-      if (!user) throw notFound('User', params.user_id);
-      return userResponse(user, version);
-    },
+    queryVariables: (query) => ({ includeInactive: query.include_inactive ?? false }),
+    operation: GetUser,
   }),
-  accountWrite('put', {
+  accounts.write('put', {
     operationId: 'replaceUser',
     summary: "Replace a user's updatable fields",
-    description: '`email` is required; an omitted `full_name` becomes null.',
+    description: `\`email\` is required; an omitted \`full_name\` becomes null. ${OWN_FIELDS_ONLY}`,
     body: UserReplace,
     operation: ReplaceUser,
     input: (body) => ({ email: body.email, fullName: body.full_name ?? null }),
+    conflict: 'E-mail already registered',
   }),
-  accountWrite('patch', {
+  accounts.write('patch', {
     operationId: 'updateUser',
     summary: "Update some of a user's fields",
-    description: 'Only the given fields change.',
+    description: `Only the given fields change. ${OWN_FIELDS_ONLY}`,
     body: UserUpdate,
     operation: UpdateUser,
     input: (body) => ({
       ...(body.email !== undefined ? { email: body.email } : {}),
       ...(body.full_name !== undefined ? { fullName: body.full_name } : {}),
     }),
+    conflict: 'E-mail already registered',
   }),
-  accountRoute({
-    method: 'delete',
-    path: '/users/:user_id',
+  accounts.delete({
     operationId: 'deleteUser',
     summary: 'Delete a user and everything it owns',
-    description: `${ownerOrAdmin} Irreversible. The user's credential, refresh tokens, API keys and items are deleted, and its posts with all their comments and likes; its comments and likes on other posts are removed too (those posts' like counts drop). If a service is unavailable the answer is 503 and a retry completes the deletion (docs/decisions/0002-user-deletion-cascades.md).`,
-    responses: { 204: { description: 'Deleted; empty body' } },
-    versioned: true,
-    handler: async ({ params, gateway, credentials, expectedVersion }) => {
-      await gateway.execute(DeleteUser, { id: String(params.user_id), expectedVersion }, credentials);
-      return { status: 204 };
-    },
+    description:
+      "Irreversible. The user's credential, refresh tokens, API keys and items are deleted, and its posts with all their comments and likes; its comments and likes on other posts are removed too (those posts' like counts drop). If a service is unavailable the answer is 503 and a retry completes the deletion (docs/decisions/0002-user-deletion-cascades.md).",
+    operation: DeleteUser,
   }),
   accountAction({
     action: 'activate',

@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Retrieve a user
-         * @description An inactive user is 404 unless `include_inactive=true`.
+         * @description Needs `users:read`; an API key is accepted in place of a bearer token. An inactive user is 404 unless `include_inactive=true`.
          */
         get: operations["getUser"];
         /**
@@ -3107,7 +3107,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated user */
+            /** @description The user after the update */
             200: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -4295,7 +4295,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated user */
+            /** @description The user after the update */
             200: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
