@@ -63,3 +63,4 @@ export {
 export { isEntityId, parseEntityId, entityIdParam, ENTITY_ID_MAX, ENTITY_ID_MESSAGE } from './entity-id';
 export { text, isSafeText, UNSAFE_TEXT_MESSAGE } from './text';
 export { normalizeEmail, foldUsername, foldEmail } from './identity';
+export { requestTarget } from './request-target';

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
+import { requestTarget } from '@platform/contracts';
 import { accessLogger, requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { operationNames, setRouteLabel } from '@platform/metrics';
 import { BodyTooLargeError, readBody } from '@platform/service';
@@ -52,7 +53,7 @@ export function createGraphQLHandler<TContext extends BaseContext>(
     const logger = options.logger.child({ requestId });
     const request: RequestLogState = { operation: undefined };
     logWhenDone(req, res, access, requestId, request);
-    const [pathname, search = ''] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
+    const { path: pathname, query: search } = requestTarget(req.url ?? '/');
     if (pathname !== path) {
       sendError(res, 404, 'Not found', 'NOT_FOUND');
       return;

@@ -37,6 +37,13 @@ describe('listLinks', () => {
       { pageInfo: more, count: 3, lastId: 12 },
       '</items/?lastSeenId=0&limit=3>; rel="first", </items/?lastSeenId=12&limit=3>; rel="next"',
     ],
+    [
+      'when a filter value holds a `?` (allowed in a query), then the links keep the whole value',
+      '/items/?name=q?1&limit=1',
+      { style: 'keyset', lastSeenId: 0, limit: 1 },
+      { pageInfo: more, count: 1, lastId: 4 },
+      '</items/?name=q%3F1&lastSeenId=0&limit=1>; rel="first", </items/?name=q%3F1&lastSeenId=4&limit=1>; rel="next"',
+    ],
   ])('%s', (_name, url, pagination, page, expected) => {
     expect(listLinks(url, query(pagination), page)).toBe(expected);
   });

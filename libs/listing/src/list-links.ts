@@ -3,6 +3,7 @@
  * more), built from the request's own URL so filters, sort and the version selector carry over. Every link states its
  * style's parameters explicitly (e.g. `pageSize` with a `pageToken`), so following it never switches style.
  */
+import { requestTarget } from '@platform/contracts';
 import type { ListQuery, PageInfo } from './listing-types';
 import { STYLE_PARAMETERS } from './rest-list-query';
 
@@ -19,7 +20,7 @@ export interface ListPosition {
 
 /** `url` is the request's path and query as sent (express `originalUrl`); the links are relative references to it. */
 export function listLinks(url: string, query: ListQuery, position: ListPosition): string {
-  const [path, search = ''] = url.split('?', 2) as [string, string?];
+  const { path, query: search } = requestTarget(url);
   const base = new URLSearchParams(search);
   for (const name of Object.values(STYLE_PARAMETERS).flat()) base.delete(name);
   const at = (values: Record<string, string | number>): string => {

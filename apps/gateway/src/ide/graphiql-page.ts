@@ -10,6 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { requestTarget } from '@platform/contracts';
 
 export const IDE_PATH = '/graphiql/';
 
@@ -57,7 +58,7 @@ export function createGraphiQL(options: GraphiQLOptions): GraphiQLHandler {
 
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const [pathname = '/', search = ''] = (req.url ?? '/').split('?', 2);
+    const { path: pathname, query: search } = requestTarget(req.url ?? '/');
     const browserOnGraphql =
       !options.production &&
       pathname === graphqlPath &&
