@@ -6,6 +6,7 @@
  * 503: a facade whose gateway is a closed port, and a gateway whose users subgraph is; 500: a facade whose "gateway"
  * answers with a schema the facade's operations do not fit (the items subgraph); 429: a facade with RATE_LIMIT_POINTS=4.
  */
+import { connect } from 'node:net';
 import { http as plainHttp, type HttpOptions, type HttpResponse } from '@platform/testing';
 import {
   ADMIN,
@@ -97,7 +98,10 @@ beforeAll(async () => {
       unusableGatewayUrl: rest[index * 2 + 1]!.url,
     });
   });
-  deployments.set('accept', { ...deployments.get('envelope')!, unusableGatewayUrl: rest[FORMATS.length * 2]!.url });
+  deployments.set('accept', {
+    ...deployments.get('envelope')!,
+    unusableGatewayUrl: rest[FORMATS.length * 2]!.url,
+  });
   adminToken = await loginToken(stack.restUrl, ADMIN.username, ADMIN.password);
   narrowToken = await loginToken(stack.restUrl, ADMIN.username, ADMIN.password, 'items:read');
 }, 400_000);
@@ -118,9 +122,11 @@ const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'error
 /** The one shape of the deployment, and nothing else in the body. */
 function expectShape(format: Format, response: HttpResponse, expected: Expected): void {
   expect(response.status).toBe(expected.status);
-  expect(response.headers.get('content-type')).toContain(
-    format === 'problem' ? 'application/problem+json' : 'application/json',
+  // RFC 9457's media type takes no parameters: exactly `application/problem+json`.
+  expect(response.headers.get('content-type')).toBe(
+    format === 'problem' ? 'application/problem+json' : 'application/json; charset=utf-8',
   );
+  if (response.status === 401) expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
   const requestId = response.headers.get('x-request-id');
   expect(requestId).toBeTruthy();
   expect(response.headers.get('x-api-version')).toMatch(/^[12]$/);
@@ -163,6 +169,28 @@ function expectShape(format: Format, response: HttpResponse, expected: Expected)
   if (expected.message !== undefined) expect(message).toMatch(expected.message);
 }
 
+/** Sends `request` as written on a socket of its own and reads the whole answer (the server closes it). */
+async function rawRequest(url: string, request: string): Promise<HttpResponse> {
+  const { hostname, port } = new URL(url);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+  const [head = '', text = ''] = raw.split('\r\n\r\n', 2);
+  const [statusLine = '', ...fields] = head.split('\r\n');
+  const headers = new Headers(
+    fields.map((field): [string, string] => [
+      field.slice(0, field.indexOf(':')),
+      field.slice(field.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, text, body: JSON.parse(text) };
+}
+
 /** 5xx bodies: generic text only, no stack, driver, GraphQL or configuration detail. */
 function expectGeneric(response: HttpResponse): void {
   expect(response.text).not.toMatch(
@@ -172,7 +200,12 @@ function expectGeneric(response: HttpResponse): void {
 
 /** A deployment's URLs, and the shape its answers must have (`problem` also when asked for by Accept). */
 const VARIANTS = [
-  ...FORMATS.map((format) => ({ name: `ERROR_FORMAT=${format}`, deployment: format, format, accept: undefined })),
+  ...FORMATS.map((format) => ({
+    name: `ERROR_FORMAT=${format}`,
+    deployment: format,
+    format,
+    accept: undefined,
+  })),
   {
     name: 'ERROR_FORMAT=envelope, Accept: application/problem+json',
     deployment: 'accept' as const,
@@ -276,6 +309,21 @@ describe.each(VARIANTS)('$name', ({ deployment, format, accept }) => {
     }
   });
 
+  it("when the request's headers are over 16 KiB, then the HTTP server's 431 comes in the deployment's shape (Accept is not read)", async () => {
+    const response = await rawRequest(
+      d().url,
+      `GET /users/ HTTP/1.1\r\nHost: x\r\n${accept ? `Accept: ${accept}\r\n` : ''}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    // The `accept` variant is the envelope deployment: the headers that would ask for problem details are unread.
+    expectShape(accept ? 'envelope' : format, response, {
+      status: 431,
+      errorCode: 'HEADERS_TOO_LARGE',
+      flatCode: 'HTTP_431',
+      message: /16 KiB/,
+    });
+    if (format === 'problem' && !accept) expect(response.body.instance).toBe('/users/');
+  });
+
   it('when a known path gets another method, then 405 with Allow, prefixed or not', async () => {
     for (const path of ['/users/', '/v1/users/', '/v2/users/']) {
       const response = await http.delete(`${d().url}${path}`, { token: adminToken });
@@ -325,7 +373,11 @@ describe.each(VARIANTS)('$name', ({ deployment, format, accept }) => {
     ],
   ] as const)('%s', async (_name, gateway, prefix, expected) => {
     const response = await http.post(`${d()[gateway]}/users/`, {
-      json: { username: `${prefix}${unique()}`, email: `${prefix}${unique()}@example.com`, password: 'pass-word-1' },
+      json: {
+        username: `${prefix}${unique()}`,
+        email: `${prefix}${unique()}@example.com`,
+        password: 'pass-word-1',
+      },
     });
     expectShape(format, response, expected);
     if (expected.status === 503) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);

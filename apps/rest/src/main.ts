@@ -16,6 +16,7 @@ import { EmbeddedGateway } from './gateway/embedded-gateway';
 import type { RestEnvironment } from './environment';
 import { createRateLimiting } from './http/rate-limit';
 import { createIdempotency } from './http/idempotency';
+import { parserErrorBody } from './http/error-handler';
 
 async function main(): Promise<void> {
   const env = loadRestEnvironment();
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    parserErrorBody: parserErrorBody(env),
     onShutdown: async () => {
       await gateway.close();
       await rateLimiting.close();

@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   FORBIDDEN: { status: 403, errorCode: 'FORBIDDEN' },
   NOT_FOUND: { status: 404, errorCode: 'NOT_FOUND' },
   METHOD_NOT_ALLOWED: { status: 405, errorCode: 'METHOD_NOT_ALLOWED' },
+  REQUEST_TIMEOUT: { status: 408, errorCode: 'REQUEST_TIMEOUT' },
   CONFLICT: { status: 409, errorCode: 'CONFLICT' },
   PRECONDITION_FAILED: { status: 412, errorCode: 'PRECONDITION_FAILED' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, errorCode: 'IDEMPOTENCY_KEY_REUSED' },
@@ -14,6 +15,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, errorCode: 'PAYLOAD_TOO_LARGE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, errorCode: 'UNSUPPORTED_MEDIA_TYPE' },
   RATE_LIMITED: { status: 429, errorCode: 'RATE_LIMITED' },
+  HEADERS_TOO_LARGE: { status: 431, errorCode: 'HEADERS_TOO_LARGE' },
   INTERNAL_SERVER_ERROR: { status: 500, errorCode: 'INTERNAL_ERROR' },
   SERVICE_UNAVAILABLE: { status: 503, errorCode: 'SERVICE_UNAVAILABLE' },
 } as const satisfies Record<string, { status: number; errorCode: string }>;

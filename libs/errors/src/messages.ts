@@ -13,7 +13,12 @@ export const localizedMessages: Record<string, Record<Language, string>> = {
   CONFLICT: { en: 'The request conflicts with existing data.', es: 'La solicitud entra en conflicto con datos existentes.' },
   PAYLOAD_TOO_LARGE: { en: 'The request body is too large.', es: 'El cuerpo de la solicitud es demasiado grande.' },
   UNSUPPORTED_MEDIA_TYPE: { en: 'The content type is not supported.', es: 'El tipo de contenido no es compatible.' },
+  REQUEST_TIMEOUT: { en: 'The request took too long to arrive.', es: 'La solicitud tardó demasiado en llegar.' },
   RATE_LIMITED: { en: 'Too many requests; try again later.', es: 'Demasiadas solicitudes; inténtelo más tarde.' },
+  HEADERS_TOO_LARGE: {
+    en: 'The request headers are too large.',
+    es: 'Los encabezados de la solicitud son demasiado grandes.',
+  },
   INTERNAL_ERROR: { en: 'Internal server error.', es: 'Error interno del servidor.' },
   SERVICE_UNAVAILABLE: { en: 'The service is temporarily unavailable.', es: 'El servicio no está disponible temporalmente.' },
 };

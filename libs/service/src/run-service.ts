@@ -4,8 +4,9 @@
  * (answered with `Connection: close`), kept-alive connections close once idle, then `onShutdown` runs and the
  * process exits 0, or 1 if the grace period runs out.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '@platform/logging';
 import { shutdownTracing } from '@platform/tracing';
 import { setRouteLabel, stopRecording, trackHttpRequest } from '@platform/metrics';
@@ -32,6 +33,14 @@ export interface ServiceOptions {
   keepAliveTimeoutMs?: number;
   /** METRICS_PORT: Prometheus metrics on a listener of their own (never the public port); absent: none, nothing recorded. */
   metricsPort?: number | undefined;
+  /**
+   * The answer to a request Node's HTTP parser refuses before any handler runs (431: headers too large, 408: headers
+   * too slow, 400: malformed), in the service's error shape. Absent: Node's own answer, status line only.
+   */
+  parserErrorBody?: (
+    status: 400 | 408 | 431,
+    path: string | undefined,
+  ) => { contentType: string; body: string; headers: Record<string, string> };
 }
 
 export interface RunningService {
@@ -94,6 +103,7 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
     }
     options.handler(req, res);
   });
+  if (options.parserErrorBody) answerParserErrors(server, options.parserErrorBody);
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { active: 0, idleSince: Date.now() });
     socket.once('close', () => connections.delete(socket));
@@ -203,4 +213,31 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
   }
 
   return { server, port, url, metricsUrl: metrics?.url, isReady: () => !draining, stop };
+}
+
+/**
+ * Node's `clientError`: the request never reached a handler, so the answer is written to the socket (what Node itself
+ * does, status line only), here with the service's error body. A socket already answering a pipelined request, or gone,
+ * is only destroyed.
+ */
+function answerParserErrors(server: Server, render: NonNullable<ServiceOptions['parserErrorBody']>): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    // The request line, when the parser got that far: its path names the problem's `instance`.
+    const requestLine = /^[A-Z]{1,16} (\/[\x21-\x3e\x40-\x7e]{0,2047})[ ?]/.exec(
+      (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 2_100).toString('latin1') ?? '',
+    );
+    const { contentType, body, headers } = render(status, requestLine?.[1]);
+    const fields = { ...headers, 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) };
+    const head = Object.entries(fields)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${head}\r\n${body}`);
+  });
 }

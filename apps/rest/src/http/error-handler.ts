@@ -2,11 +2,13 @@
  * The one place errors become responses: every route, unknown paths and body-parser failures, in the configured shape,
  * or as RFC 9457 problem details when the client asks for `application/problem+json`.
  */
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, PROBLEM_MEDIA_TYPE, renderError, type ErrorFormat } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from '../environment';
 import { requestIdOf } from './request-context';
+import { CURRENT_VERSION, versionHeaders } from '../versioning/api-version';
 import { requestLoggerOf } from './request-log';
 
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
@@ -55,6 +57,8 @@ export function errorFormatFor(req: Request, configured: ErrorFormat): ErrorForm
     : configured;
 }
 
+const BEARER_INVALID = 'Bearer error="invalid_token"';
+
 export function createErrorHandler(env: RestEnvironment, logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const appError = error instanceof AppError ? error : fromFramework(error);
@@ -77,12 +81,51 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
       res.destroy();
       return;
     }
-    // The error's shape depends on Accept: caches must key on it.
-    res
-      .status(rendered.status)
-      .set(rendered.headers)
-      .vary('Accept')
-      .type(rendered.contentType)
-      .json(rendered.body);
+    // RFC 9110 §15.5.2: every 401 names a scheme to authenticate with; RFC 6750 §3.1: and says a sent token failed.
+    const headers =
+      rendered.status === 401 && rendered.headers['www-authenticate'] === undefined
+        ? { ...rendered.headers, 'www-authenticate': req.headers.authorization ? BEARER_INVALID : 'Bearer' }
+        : rendered.headers;
+    // The error's shape depends on Accept: caches must key on it. Problem details go out as exactly
+    // `application/problem+json` (the media type defines no charset parameter; express's json() would add one).
+    res.status(rendered.status).set(headers).vary('Accept');
+    if (rendered.contentType === PROBLEM_MEDIA_TYPE)
+      res.set('content-type', PROBLEM_MEDIA_TYPE).send(Buffer.from(JSON.stringify(rendered.body), 'utf8'));
+    else res.type(rendered.contentType).json(rendered.body);
+  };
+}
+
+/**
+ * What the HTTP server answers, in the deployment's error format, for a request its parser refused before any route
+ * (runService's `parserErrorBody`): headers too large (431), too slow (408), or malformed (400). The request's headers
+ * were not read, so its Accept cannot choose problem details: a `problem` deployment answers them anyway.
+ */
+export function parserErrorBody(env: RestEnvironment) {
+  const errors = {
+    400: () => new AppError('BAD_REQUEST', 'Malformed request'),
+    408: () => new AppError('REQUEST_TIMEOUT', 'The request headers did not arrive in time'),
+    431: () => new AppError('HEADERS_TOO_LARGE', 'Request line and headers are larger than 16 KiB'),
+  };
+  return (status: 400 | 408 | 431, path: string | undefined) => {
+    const correlationId = randomUUID();
+    const rendered = renderError(errors[status](), {
+      format: env.ERROR_FORMAT,
+      ...(path === undefined ? {} : { instance: path }),
+      validationStatus: env.VALIDATION_STATUS,
+      loginFailureStatus: env.LOGIN_FAILURE_STATUS,
+      correlationId,
+    });
+    const contentType =
+      rendered.contentType === PROBLEM_MEDIA_TYPE ? PROBLEM_MEDIA_TYPE : `${rendered.contentType}; charset=utf-8`;
+    return {
+      contentType,
+      body: JSON.stringify(rendered.body),
+      headers: {
+        ...rendered.headers,
+        ...versionHeaders(CURRENT_VERSION),
+        'x-request-id': correlationId,
+        'cache-control': 'no-store',
+      },
+    };
   };
 }
