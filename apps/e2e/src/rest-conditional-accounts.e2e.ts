@@ -28,7 +28,11 @@ async function raceRounds(url: string, token: string, field: string) {
     const etag = (await http.get(url, { token })).headers.get('etag')!;
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        http.patch(url, { token, json: { [field]: `round ${round} writer ${i}` }, headers: { 'if-match': etag } }),
+        http.patch(url, {
+          token,
+          json: { [field]: `round ${round} writer ${i}` },
+          headers: { 'if-match': etag },
+        }),
       ),
     );
     expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(412)]);
@@ -72,7 +76,10 @@ describe('users', () => {
 
   it('when PUT, PATCH or DELETE carries a stale If-Match, then 412 and nothing changed, the deletion cascade included', async () => {
     const stale = await etagOf();
-    const item = await http.post(rest('/items/'), { token: owner.token, json: { name: `kept-${unique()}`, price: 1 } });
+    const item = await http.post(rest('/items/'), {
+      token: owner.token,
+      json: { name: `kept-${unique()}`, price: 1 },
+    });
     expect(item.status).toBe(201);
     const fresh = await http.patch(url, {
       token: owner.token,
@@ -87,7 +94,11 @@ describe('users', () => {
       headers: { 'if-match': stale },
     });
     expect(put.status).toBe(412);
-    const patch = await http.patch(url, { token: owner.token, json: { full_name: 'Lost' }, headers: { 'if-match': stale } });
+    const patch = await http.patch(url, {
+      token: owner.token,
+      json: { full_name: 'Lost' },
+      headers: { 'if-match': stale },
+    });
     expect(patch.status).toBe(412);
     const deleted = await http.delete(url, { token: owner.token, headers: { 'if-match': stale } });
     expect(deleted.status).toBe(412);
@@ -100,7 +111,10 @@ describe('users', () => {
     // The refused DELETE took the claim before its cascade: the user's items are still there.
     expect((await http.get(rest(`/items/${item.body.id}`), { token: owner.token })).status).toBe(200);
 
-    const gone = await http.delete(url, { token: owner.token, headers: { 'if-match': fresh.headers.get('etag')! } });
+    const gone = await http.delete(url, {
+      token: owner.token,
+      headers: { 'if-match': fresh.headers.get('etag')! },
+    });
     expect(gone.status).toBe(204);
     expect((await http.get(rest(`/items/${item.body.id}`), { token: admin })).status).toBe(404);
   });
@@ -127,9 +141,41 @@ describe('users', () => {
     const after = await etagOf(admin);
     expect(versionIn(after)).toBe(versionIn(previous) + 1);
 
-    const refused = await http.patch(url, { token: admin, json: { full_name: 'Too late' }, headers: { 'if-match': before } });
+    const refused = await http.patch(url, {
+      token: admin,
+      json: { full_name: 'Too late' },
+      headers: { 'if-match': before },
+    });
     expect(refused.status).toBe(412);
     expect((await http.get(url, { token: admin })).body.full_name).toBeNull();
+  });
+
+  it('when an account action carries a stale If-Match or If-None-Match: *, then 412 and nothing happens; with the current tag it runs', async () => {
+    const account = await registerAccount(stack.restUrl, 'condact');
+    const target = rest(`/users/${account.id}`);
+    const stale = (await http.get(target, { token: admin })).headers.get('etag')!;
+    expect((await http.patch(target, { token: admin, json: { full_name: 'Moved On' } })).status).toBe(200);
+    for (const headers of [{ 'if-match': stale }, { 'if-none-match': '*' }] as Array<
+      Record<string, string>
+    >) {
+      const deactivate = await http.post(rest(`/users/${account.id}/deactivate`), { token: admin, headers });
+      expect({ headers, status: deactivate.status }).toEqual({ headers, status: 412 });
+      const reset = await http.post(rest(`/users/${account.id}/reset-password`), {
+        token: admin,
+        headers,
+        json: { new_password: `new-pass-${unique()}-1` },
+      });
+      expect({ headers, status: reset.status }).toEqual({ headers, status: 412 });
+    }
+    // Still active, and the password is still the old one.
+    expect(await login(account.username, account.password)).toEqual(expect.any(String));
+    const current = (await http.get(target, { token: admin })).headers.get('etag')!;
+    const deactivated = await http.post(rest(`/users/${account.id}/deactivate`), {
+      token: admin,
+      headers: { 'if-match': current },
+    });
+    expect(deactivated.status).toBe(200);
+    expect(deactivated.body.is_active).toBe(false);
   });
 });
 
@@ -169,9 +215,15 @@ describe('API keys', () => {
     expect(read.body.key).toBeUndefined();
     const etag = read.headers.get('etag')!;
     expect(etag).toMatch(VERSION_TAG);
-    expect((await http.get(keyUrl, { token: owner.token, headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await http.get(keyUrl, { token: owner.token, headers: { 'if-none-match': etag } })).status).toBe(
+      304,
+    );
 
-    const renamed = await http.patch(keyUrl, { token: owner.token, json: { name: 'second' }, headers: { 'if-match': etag } });
+    const renamed = await http.patch(keyUrl, {
+      token: owner.token,
+      json: { name: 'second' },
+      headers: { 'if-match': etag },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('second');
     expect(renamed.body.scopes).toEqual(['items:read']);
@@ -183,18 +235,36 @@ describe('API keys', () => {
     const stranger = await member('condother');
     expect((await http.get(keyUrl, { token: stranger.token })).status).toBe(404);
     expect((await http.patch(keyUrl, { token: stranger.token, json: { name: 'mine' } })).status).toBe(404);
-    expect((await http.patch(keyUrl, { token: owner.token, json: { name: 'x', scopes: ['items:write'] } })).status).toBe(422);
+    expect(
+      (await http.patch(keyUrl, { token: owner.token, json: { name: 'x', scopes: ['items:write'] } })).status,
+    ).toBe(422);
   });
 
   it('when PATCH or DELETE carries a stale If-Match, then 412, the name stays and the key still works', async () => {
     const stale = await etagOf();
-    const fresh = await http.patch(keyUrl, { token: owner.token, json: { name: 'winner' }, headers: { 'if-match': stale } });
+    const fresh = await http.patch(keyUrl, {
+      token: owner.token,
+      json: { name: 'winner' },
+      headers: { 'if-match': stale },
+    });
     expect(fresh.status).toBe(200);
-    expect((await http.patch(keyUrl, { token: owner.token, json: { name: 'lost' }, headers: { 'if-match': stale } })).status).toBe(412);
-    expect((await http.delete(keyUrl, { token: owner.token, headers: { 'if-match': stale } })).status).toBe(412);
+    expect(
+      (
+        await http.patch(keyUrl, {
+          token: owner.token,
+          json: { name: 'lost' },
+          headers: { 'if-match': stale },
+        })
+      ).status,
+    ).toBe(412);
+    expect((await http.delete(keyUrl, { token: owner.token, headers: { 'if-match': stale } })).status).toBe(
+      412,
+    );
     expect((await http.get(keyUrl, { token: owner.token })).body.name).toBe('winner');
     const current = (await useKey()).headers.get('etag')!;
-    expect((await http.delete(keyUrl, { token: owner.token, headers: { 'if-match': current } })).status).toBe(204);
+    expect((await http.delete(keyUrl, { token: owner.token, headers: { 'if-match': current } })).status).toBe(
+      204,
+    );
     expect((await http.get(keyUrl, { token: owner.token })).status).toBe(404);
   });
 
@@ -206,7 +276,15 @@ describe('API keys', () => {
     const before = await etagOf();
     const shown = await useKey();
     expect(versionIn(shown.headers.get('etag'))).toBe(versionIn(before) + 1);
-    expect((await http.patch(keyUrl, { token: owner.token, json: { name: 'late' }, headers: { 'if-match': before } })).status).toBe(412);
+    expect(
+      (
+        await http.patch(keyUrl, {
+          token: owner.token,
+          json: { name: 'late' },
+          headers: { 'if-match': before },
+        })
+      ).status,
+    ).toBe(412);
   });
 });
 
@@ -238,10 +316,17 @@ describe('REQUIRE_IF_MATCH=true', () => {
     }
     const etag = (await http.get(userUrl, { token })).headers.get('etag')!;
     expect(versionIn(etag)).toBe(0);
-    const tagged = await http.patch(userUrl, { token, json: { full_name: 'Tagged' }, headers: { 'if-match': etag } });
+    const tagged = await http.patch(userUrl, {
+      token,
+      json: { full_name: 'Tagged' },
+      headers: { 'if-match': etag },
+    });
     expect(tagged.status).toBe(200);
 
-    const key = await http.post(`${strict.url}/api-keys`, { token, json: { name: 'k', scopes: ['items:read'] } });
+    const key = await http.post(`${strict.url}/api-keys`, {
+      token,
+      json: { name: 'k', scopes: ['items:read'] },
+    });
     expect(key.status).toBe(201);
     const keyUrl = `${strict.url}/api-keys/${key.body.id}`;
     expect((await http.patch(keyUrl, { token, json: { name: 'No tag' } })).status).toBe(428);

@@ -3,9 +3,20 @@
  * ETag / If-None-Match / If-Match with optimistic concurrency that holds under concurrent writers, and RFC 8288 Link
  * headers that walk listings end to end. ADR 0012.
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { http, freePort, startRedis, suiteApps, type ExtraApp, type HttpResponse, type RunningInfra } from '@platform/testing';
-import { member, rest, unique, type Member } from './test/resources-support';
+import { Redis } from 'ioredis';
+import {
+  http,
+  freePort,
+  startRedis,
+  suiteApps,
+  type ExtraApp,
+  type HttpResponse,
+  type RunningInfra,
+} from '@platform/testing';
+import { login, member, rest, stack, unique, type Member } from './test/resources-support';
+import { registerAccount } from './test/accounts';
 
 jest.setTimeout(120_000);
 
@@ -99,21 +110,19 @@ describe('Idempotency-Key on POST', () => {
   });
 
   it('when a 4xx outcome is retried, then it is replayed; a key on an action (like) replays its outcome too', async () => {
-    const key = `forbidden-${unique()}`;
-    const owned = await createItem(bob.token, { name: `idem-${unique()}`, price: 1 });
-    const first = await http.post(rest('/items/'), {
-      token: alice.token,
-      json: { name: 'x', price: 1, owner_id: owned.body.owner_id },
-      headers: { 'idempotency-key': key },
-    });
-    expect(first.status).toBe(403);
-    const again = await http.post(rest('/items/'), {
-      token: alice.token,
-      json: { name: 'x', price: 1, owner_id: owned.body.owner_id },
-      headers: { 'idempotency-key': key },
-    });
-    expect(again.status).toBe(403);
+    const key = `missing-${unique()}`;
+    const comment = () =>
+      http.post(rest('/posts/999999999999/comments'), {
+        token: alice.token,
+        json: { body: 'On nothing' },
+        headers: { 'idempotency-key': key },
+      });
+    const first = await comment();
+    expect(first.status).toBe(404);
+    const again = await comment();
+    expect(again.status).toBe(404);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
 
     const post = await http.post(rest('/posts'), {
       token: alice.token,
@@ -130,6 +139,125 @@ describe('Idempotency-Key on POST', () => {
     expect(replayed.status).toBe(liked.status);
     expect(replayed.text).toBe(liked.text);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('when a request is refused for its credential (403 without the scope, 401), then nothing is kept: the retry with a fitting token runs', async () => {
+    const account = await registerAccount(stack.restUrl, 'idemscope');
+    const narrow = await login(account.username, account.password, 'items:read');
+    const key = `scope-${unique()}`;
+    const json = { name: `idem-${unique()}`, price: 1 };
+    const refused = await http.post(rest('/items/'), {
+      token: narrow,
+      json,
+      headers: { 'idempotency-key': key },
+    });
+    expect(refused.status).toBe(403);
+    const full = await login(account.username, account.password);
+    const retried = await http.post(rest('/items/'), {
+      token: full,
+      json,
+      headers: { 'idempotency-key': key },
+    });
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([201, null]);
+    // A forged token's 401, retried: refused afresh each time, never replayed.
+    const forged = `${full.slice(0, -4)}AAAA`;
+    const forgedKey = `forged-${unique()}`;
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = await http.post(rest('/items/'), {
+        token: forged,
+        json,
+        headers: { 'idempotency-key': forgedKey },
+      });
+      expect([response.status, response.headers.get('idempotent-replayed')]).toEqual([401, null]);
+    }
+  });
+
+  it('when a retry sends the same JSON members in another order, then it is the same request (replayed, not 422)', async () => {
+    const key = `order-${unique()}`;
+    const name = `idem-${unique()}`;
+    const send = (body: string) =>
+      http.post(rest('/items/'), {
+        token: alice.token,
+        body,
+        headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+      });
+    expect((await send(`{"name":"${name}","price":4}`)).status).toBe(201);
+    const retried = await send(`{"price":4,"name":"${name}"}`);
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(await itemsNamed(alice.token, name)).toHaveLength(1);
+  });
+
+  it('when a retry asks for another representation (API version, problem details), then it is another request: 422', async () => {
+    const key = `version-${unique()}`;
+    const json = { name: `idem-${unique()}`, price: 4 };
+    const v1 = await http.post(rest('/items/'), {
+      token: alice.token,
+      json,
+      headers: { 'idempotency-key': key, 'x-api-version': '1' },
+    });
+    expect(v1.status).toBe(201);
+    const v2 = await http.post(rest('/items/'), {
+      token: alice.token,
+      json,
+      headers: { 'idempotency-key': key, 'x-api-version': '2' },
+    });
+    expect(v2.status).toBe(422);
+    const problemKey = `problem-${unique()}`;
+    const onMissing = (accept: string) =>
+      http.post(rest('/posts/999999999999/comments'), {
+        token: alice.token,
+        json: { body: 'x' },
+        headers: { 'idempotency-key': problemKey, accept },
+      });
+    expect((await onMissing('application/problem+json')).status).toBe(404);
+    const plain = await onMissing('application/json');
+    expect([plain.status, plain.headers.get('content-type')]).toEqual([
+      422,
+      'application/json; charset=utf-8',
+    ]);
+  });
+
+  it('when an API key is created with a key and retried, then the replay is not cacheable either, and Redis holds neither the secret nor a digest of a registration body', async () => {
+    const redis = new Redis(stack.redisUrl);
+    try {
+      const key = `apikey-${unique()}`;
+      const body = { name: `k${unique()}`, scopes: ['items:read'] };
+      const first = await http.post(rest('/api-keys'), {
+        token: alice.token,
+        json: body,
+        headers: { 'idempotency-key': key },
+      });
+      const replay = await http.post(rest('/api-keys'), {
+        token: alice.token,
+        json: body,
+        headers: { 'idempotency-key': key },
+      });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.key).toBe(first.body.key);
+      expect(replay.headers.get('cache-control')).toBe('no-store');
+      const username = `idemreg${unique()}`;
+      const account = { username, email: `${username}@example.com`, password: `pw-${unique()}-9` };
+      expect(
+        (await http.post(rest('/users/'), { json: account, headers: { 'idempotency-key': key } })).status,
+      ).toBe(201);
+      // What the earlier code kept: the outcome in clear, and an unkeyed SHA-256 of the request (a password to guess).
+      const guessable = createHash('sha256')
+        .update(JSON.stringify(['POST', '/users/', account]))
+        .digest('base64url');
+      const stored = await Promise.all(
+        (await redis.keys('idem:*')).map(async (name) => (await redis.get(name)) ?? ''),
+      );
+      expect(stored.length).toBeGreaterThan(0);
+      expect(stored.filter((value) => value.includes(guessable))).toEqual([]);
+      for (const value of stored) {
+        // The earlier code kept the outcome's body as base64: decode whatever an entry holds before looking.
+        const entry = JSON.parse(value) as { sealed?: string; response?: { body: string } };
+        const body = Buffer.from(entry.sealed ?? entry.response?.body ?? '', 'base64').toString('utf8');
+        expect(`${value}\n${body}`).not.toContain(first.body.key);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it.each([
@@ -200,7 +328,11 @@ describe('Idempotency-Key while Redis is slow', () => {
   beforeAll(async () => {
     redis = await startRedis({ dataDir: join(apps.dir.path, 'redis') });
     apps.track(redis);
-    facade = await apps.start('rest', { REDIS_URL: redis.url, IDEMPOTENCY_FAIL_MODE: 'open', RATE_LIMIT_FAIL_MODE: 'open' });
+    facade = await apps.start('rest', {
+      REDIS_URL: redis.url,
+      IDEMPOTENCY_FAIL_MODE: 'open',
+      RATE_LIMIT_FAIL_MODE: 'open',
+    });
   }, 60_000);
 
   it('when Redis stalls for 300 ms while five identical requests with one key arrive, then they wait for the claim: one record, the others 409', async () => {
@@ -213,7 +345,11 @@ describe('Idempotency-Key while Redis is slow', () => {
     try {
       const sent = Promise.all(
         Array.from({ length: 5 }, () =>
-          http.post(`${facade.url}/items/`, { token: alice.token, json: { name, price: 5 }, headers: { 'idempotency-key': key } }),
+          http.post(`${facade.url}/items/`, {
+            token: alice.token,
+            json: { name, price: 5 },
+            headers: { 'idempotency-key': key },
+          }),
         ),
       );
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -224,7 +360,9 @@ describe('Idempotency-Key while Redis is slow', () => {
       redis.process.child.kill('SIGCONT');
     }
     expect(responses.map((r) => r.headers.get('idempotency-status'))).toEqual(Array(5).fill(null));
-    expect(responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    expect(
+      responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null),
+    ).toHaveLength(1);
     expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(await itemsNamed(alice.token, name)).toHaveLength(1);
   });
@@ -323,6 +461,47 @@ describe('conditional requests', () => {
     }
   });
 
+  it('when a write says If-None-Match: * (only if there is none), then 412 for an existing item and 404 for a missing one; nothing changes', async () => {
+    const created = await createItem(alice.token, { name: `idem-${unique()}`, price: 3 });
+    const url = rest(`/items/${created.body.id}`);
+    const onlyIfAbsent = { 'if-none-match': '*' };
+    for (const write of [
+      () =>
+        http.put(url, { token: alice.token, json: { name: 'replaced', price: 9 }, headers: onlyIfAbsent }),
+      () => http.patch(url, { token: alice.token, json: { price: 9 }, headers: onlyIfAbsent }),
+      () => http.delete(url, { token: alice.token, headers: onlyIfAbsent }),
+    ])
+      expect((await write()).status).toBe(412);
+    expect((await http.get(url, { token: alice.token })).body).toEqual(created.body);
+    const missing = await http.patch(rest('/items/999999999999'), {
+      token: alice.token,
+      json: { price: 9 },
+      headers: onlyIfAbsent,
+    });
+    expect(missing.status).toBe(404);
+    // "Unless it is at version n" cannot be checked in the write's one step: refused, not ignored.
+    const unless = await http.patch(url, {
+      token: alice.token,
+      json: { price: 9 },
+      headers: { 'if-none-match': created.headers.get('etag')! },
+    });
+    expect(unless.status).toBe(400);
+  });
+
+  it('when If-Match carries a tag this server never issues (an API version it does not serve, a foreign segment), then 412', async () => {
+    const created = await createItem(alice.token, { name: `idem-${unique()}`, price: 3 });
+    const etag = created.headers.get('etag')!;
+    const version = /^"(\d+)\./.exec(etag)![1];
+    for (const forged of [`"${version}.r7"`, `"${version}.x5.r2"`]) {
+      const response = await http.patch(rest(`/items/${created.body.id}`), {
+        token: alice.token,
+        json: { price: 7 },
+        headers: { 'if-match': forged },
+      });
+      expect({ forged, status: response.status }).toEqual({ forged, status: 412 });
+    }
+  });
+
   it('when unconditional PATCHes race a conditional one, then no conditional write is lost: it wins first or gets 412', async () => {
     const created = await createItem(alice.token, { name: `mixed-${unique()}`, price: 1 });
     const url = rest(`/items/${created.body.id}`);
@@ -411,10 +590,11 @@ describe('Link headers', () => {
 
 describe('conditional requests on posts and comments', () => {
   const createPost = async (token: string) =>
-    (await http.post(rest('/posts'), { token, json: { title: `If-Match ${unique()}`, body: 'Original' } })).body
-      .id as number;
+    (await http.post(rest('/posts'), { token, json: { title: `If-Match ${unique()}`, body: 'Original' } }))
+      .body.id as number;
   const createComment = async (token: string, postId: number) =>
-    (await http.post(rest(`/posts/${postId}/comments`), { token, json: { body: 'Original' } })).body.id as number;
+    (await http.post(rest(`/posts/${postId}/comments`), { token, json: { body: 'Original' } })).body
+      .id as number;
 
   // Each case: the record's URL, a PATCH body, and what a read shows of it.
   const cases: Array<[string, () => Promise<string>, (i: number) => Record<string, unknown>]> = [
@@ -438,7 +618,11 @@ describe('conditional requests on posts and comments', () => {
         expect(etag).toMatch(/^"\d+\.(l\d+\.)?r\d+"$/);
         const responses = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            http.patch(url, { token: alice.token, json: change(round * 100 + i), headers: { 'if-match': etag } }),
+            http.patch(url, {
+              token: alice.token,
+              json: change(round * 100 + i),
+              headers: { 'if-match': etag },
+            }),
           ),
         );
         expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(412)]);
@@ -461,13 +645,18 @@ describe('conditional requests on posts and comments', () => {
       expect(unchanged.status).toBe(304);
       expect(unchanged.headers.get('etag')).toBe(stale);
 
-      const fresh = await http.patch(url, { token: alice.token, json: change(1), headers: { 'if-match': stale } });
+      const fresh = await http.patch(url, {
+        token: alice.token,
+        json: change(1),
+        headers: { 'if-match': stale },
+      });
       expect(fresh.status).toBe(200);
       expect(fresh.headers.get('etag')).not.toBe(stale);
       const written = (await http.get(url, { token: alice.token })).body;
 
       expect(
-        (await http.patch(url, { token: alice.token, json: change(2), headers: { 'if-match': stale } })).status,
+        (await http.patch(url, { token: alice.token, json: change(2), headers: { 'if-match': stale } }))
+          .status,
       ).toBe(412);
       if (what === 'a post') {
         const replaced = await http.put(url, {
@@ -477,7 +666,9 @@ describe('conditional requests on posts and comments', () => {
         });
         expect(replaced.status).toBe(412);
       }
-      expect((await http.delete(url, { token: alice.token, headers: { 'if-match': stale } })).status).toBe(412);
+      expect((await http.delete(url, { token: alice.token, headers: { 'if-match': stale } })).status).toBe(
+        412,
+      );
       const kept = await http.get(url, { token: alice.token });
       expect(kept.status).toBe(200);
       expect(kept.body).toEqual(written);

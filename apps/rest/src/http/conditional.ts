@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { AppError } from '@platform/errors';
-import { CURRENT_VERSION } from '../versioning/api-version';
+import { CURRENT_VERSION, SUPPORTED_VERSIONS } from '../versioning/api-version';
 
 const representationOf = (apiVersion: number | undefined): string => `r${apiVersion ?? CURRENT_VERSION}`;
 
@@ -38,14 +38,27 @@ export function notModified(req: Request, etag: string): boolean {
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
-const VERSION_TAG = /^"(\d{1,15})\.(?:[a-z]\d{1,15}\.)?r\d+"$/;
+/** Only the tags `versionTag` issues: a version, a post's like count, an API version this server serves. */
+const VERSION_TAG = new RegExp(`^"(\\d{1,15})\\.(?:l\\d{1,15}\\.)?r(?:${SUPPORTED_VERSIONS.join('|')})"$`);
+
+/** The expected version no record has: `If-None-Match: *` on a write (412 for an existing record, 404 for none). */
+export const NO_VERSION = -1;
 
 /**
- * Reads `If-Match` into the version a write expects: null for none (or `*`: the write itself answers 404 for a missing
- * record). A tag this server never issued, or a weak one (If-Match compares strongly), can never match: 412. Several
- * tags would need several expected versions in one atomic step; they are refused as a client error.
+ * Reads a write's preconditions into the version it expects (RFC 9110 §13.1): null for none. `If-Match`: a tag this
+ * server never issued, or a weak one (If-Match compares strongly), can never match: 412; `*`: no check (the write
+ * answers 404 for a missing record). Several tags would need several expected versions in one atomic step; they are
+ * refused as a client error. `If-None-Match: *` ("only if there is none") becomes NO_VERSION: a write never creates a
+ * record, so it is 412 for an existing one and 404 for a missing one, decided in the same atomic step; other values
+ * of If-None-Match on a write ("unless it is at version n") cannot be checked in one step and are a client error.
  */
 export function writePrecondition(req: Request, required: boolean): number | null {
+  const unlessAny = req.headers['if-none-match'];
+  if (unlessAny !== undefined && unlessAny !== '') {
+    if (unlessAny.trim() !== '*')
+      throw new AppError('BAD_REQUEST', 'If-None-Match on a write: only `*` (use If-Match to write a known version)');
+    return NO_VERSION;
+  }
   const header = req.headers['if-match'];
   if (header === undefined || header === '') {
     if (required)

@@ -1,11 +1,10 @@
 /**
  * `Idempotency-Key` on POST (CONTRACT.md 2026-11-23; ADR 0012): the first outcome per caller and key is stored in Redis
  * for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key with another request
- * is 422, a retry while the first still runs 409 + Retry-After. 5xx outcomes are not kept. Redis unreachable:
+ * is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept. Redis unreachable:
  * IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee (`Idempotency-Status: unavailable`), `closed`
  * answers 503 + Retry-After.
  */
-import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
@@ -18,6 +17,8 @@ import {
   type StoredResponse,
 } from '@platform/rate-limit';
 import type { RestEnvironment } from '../environment';
+import { apiVersionOf } from '../versioning/versioning-middleware';
+import { errorFormatFor } from './error-handler';
 import { apiKeyFrom } from './credentials';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -28,6 +29,7 @@ const REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_COMMAND_TIMEOUT_MS = 1_000;
 /** Response headers that belong to the outcome (the rest, e.g. X-Request-Id and rate-limit headers, are per request). */
 const REPLAYED_HEADERS = [
+  'cache-control',
   'content-type',
   'location',
   'x-api-version',
@@ -45,6 +47,7 @@ type IdempotencySettings = Pick<
   | 'REQUEST_TIMEOUT_MS'
   | 'GATEWAY_TIMEOUT_MS'
   | 'RATE_LIMIT_WINDOW'
+  | 'ERROR_FORMAT'
   | 'jwtSecret'
 >;
 
@@ -69,6 +72,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     ttlMs: REPLAY_TTL_MS,
     // A claim outlives the longest the first request can run; after that it counts as abandoned.
     runningTtlMs: env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS,
+    secret: env.jwtSecret,
   });
   const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
 
@@ -98,7 +102,15 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: req.ip ?? 'unknown' },
         res,
       );
-      const fingerprint = fingerprintOf(req);
+      // The same request: method, URL as sent, the parsed body (JSON or form, whatever the order of its members), and
+      // the representation asked for (API version, problem details), which a replay cannot change.
+      const fingerprint = store.fingerprint([
+        req.method,
+        req.originalUrl,
+        req.body ?? null,
+        apiVersionOf(res) ?? 'current',
+        errorFormatFor(req, env.ERROR_FORMAT),
+      ]);
       let claim;
       try {
         claim = await store.claim(caller, key, fingerprint);
@@ -131,7 +143,10 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
       count('first');
       captureOutcome(res, async (outcome) => {
         try {
-          if (outcome.status >= 500) await store.release(caller, key);
+          // Kept: what the same request would meet again. Not kept: a 5xx (the retry runs again) and a refused
+          // credential (401, 403): the request never ran, and a retry with a valid or wider credential should.
+          if (outcome.status >= 500 || outcome.status === 401 || outcome.status === 403)
+            await store.release(caller, key);
           else await store.complete(caller, key, fingerprint, outcome);
         } catch (error) {
           // The request itself succeeded; the retry just will not be a replay (its claim expires).
@@ -161,12 +176,6 @@ function keyOf(req: Request): string | undefined {
   }
   return value;
 }
-
-/** The same request: method, path and query as sent, and the parsed body (JSON or form). */
-const fingerprintOf = (req: Request): string =>
-  createHash('sha256')
-    .update(JSON.stringify([req.method, req.originalUrl, req.body ?? null]))
-    .digest('base64url');
 
 function replay(res: Response, stored: StoredResponse): void {
   res.set(stored.headers);

@@ -77,9 +77,11 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     }
     body = parseInput(route.body, (matched === null ? undefined : req.body) ?? {});
   }
+  // An account action (POST on a versioned record) honours a precondition sent, but REQUIRE_IF_MATCH asks it of
+  // PUT, PATCH and DELETE only.
   const expectedVersion =
-    route.versioned && route.method !== 'get' && route.method !== 'post'
-      ? writePrecondition(req, deps.env.REQUIRE_IF_MATCH)
+    route.versioned && route.method !== 'get'
+      ? writePrecondition(req, deps.env.REQUIRE_IF_MATCH && route.method !== 'post')
       : null;
   if (route.method === 'post') {
     const store = (route.idempotency ?? 'store') === 'store';

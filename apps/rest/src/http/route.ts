@@ -74,11 +74,13 @@ export interface RouteDefinition<
    */
   idempotency?: 'store' | 'validate-only';
   /**
-   * The resource carries a write counter: its GET answers a strong ETag from it, PUT/PATCH/DELETE honour `If-Match`
-   * atomically in the subgraph (412 when stale; 428 without it under REQUIRE_IF_MATCH), and a POST that answers the
-   * record (a create, an account action) answers the record's strong ETag too.
+   * The route's target is a record with a write counter: its GET answers a strong ETag from it; PUT/PATCH/DELETE, and
+   * a POST action on it (an account action), honour `If-Match` / `If-None-Match: *` atomically in the subgraph (412
+   * when stale; 428 for a PUT/PATCH/DELETE without If-Match under REQUIRE_IF_MATCH) and answer the new ETag.
    */
   versioned?: boolean;
+  /** A POST that creates a versioned record: answers its strong ETag and `Location`. */
+  createsVersioned?: boolean;
   /** A paginated listing: OpenAPI documents its `Link` header and weak ETag. */
   listing?: boolean;
   handler: (context: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<RouteResult>;

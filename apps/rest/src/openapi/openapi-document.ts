@@ -263,7 +263,7 @@ const IDEMPOTENCY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).',
+    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   example: '4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10',
 };
@@ -280,9 +280,18 @@ const IF_MATCH_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.',
+    'The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.',
   schema: { type: 'string', maxLength: 80, pattern: '^(\\*|"[\\x21\\x23-\\x7e]*")$' },
   example: '"3.r2"',
+};
+/** RFC 9110 §13.1.2 on a write: `*` = "only if there is none"; a write never creates a record, so 412 when it exists. */
+const IF_NONE_MATCH_WRITE_PARAMETER = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    '`*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version.',
+  schema: { type: 'string', enum: ['*'] },
 };
 
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: RestEnvironment): JsonSchema {
@@ -354,11 +363,17 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     }
     parameters.push(...VERSION_PARAMETERS);
     const writes = route.method === 'put' || route.method === 'patch' || route.method === 'delete';
+    // A versioned record's writes and actions (POST on it) take preconditions.
+    const conditional = route.versioned === true && route.method !== 'get';
     if (route.method === 'post') parameters.push(IDEMPOTENCY_PARAMETER);
     if (route.method === 'get') parameters.push(IF_NONE_MATCH_PARAMETER);
-    if (route.versioned && writes) parameters.push(IF_MATCH_PARAMETER);
+    if (conditional) parameters.push(IF_MATCH_PARAMETER, IF_NONE_MATCH_WRITE_PARAMETER);
     const successHeaders: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
-    if (route.method === 'get' || (route.versioned && route.method !== 'delete'))
+    if (
+      route.method === 'get' ||
+      (route.versioned && route.method !== 'delete') ||
+      route.createsVersioned
+    )
       successHeaders['ETag'] = RESPONSE_HEADERS.ETag;
     if (route.listing) successHeaders['Link'] = RESPONSE_HEADERS.Link;
     if (route.method === 'post') {
@@ -400,12 +415,19 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.params) errorStatuses.add(404);
     // Idempotency-Key: in progress (409), reused with another request (422), store down in closed mode (503).
     if (route.method === 'post') [409, 422].forEach((s) => errorStatuses.add(s));
-    if (route.versioned && writes) [412, 428].forEach((s) => errorStatuses.add(s));
+    if (conditional) errorStatuses.add(412);
+    if (conditional && writes) errorStatuses.add(428);
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
-    // Node's HTTP parser answers before any route when the request line and headers exceed its limit.
+    // Node's HTTP parser answers before any route when the request line and headers exceed its limit: in the
+    // deployment's error format, since the request's Accept was never read.
+    const tooLarge = errorResponse(431);
     responses['431'] ??= {
       description:
-        'Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body',
+        "Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read)",
+      content:
+        env.ERROR_FORMAT === 'problem'
+          ? tooLarge['content']
+          : { 'application/json': (tooLarge['content'] as Record<string, unknown>)['application/json'] },
     };
     // The OAuth2 password flow is the same bearer token, obtained by Swagger UI's Authorize dialog from /token.
     const bearer = [{ bearerAuth: [] }, { oauth2Password: route.scope ? [route.scope] : [] }];

@@ -125,7 +125,7 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         ...(params ? { params } : {}),
         method: 'post',
         body,
-        versioned: true,
+        createsVersioned: true,
         responses: { 201: { description: `The created ${name}`, schema: resource.schema } },
         handler: async ({ params: parents, body: given, gateway, credentials, version, pathPrefix }) => {
           const record = { ...variables?.(parents), input: input ? input(given) : given };

@@ -526,7 +526,7 @@ export interface components {
              * @description The problem type: `https://api-platform.example/problems/<code in kebab case>`, one per `code`; an identifier, not a page to fetch.
              * @enum {string}
              */
-            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable";
+            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/request-timeout" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/headers-too-large" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable";
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
             /**
@@ -1589,12 +1589,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -1704,7 +1711,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -2087,12 +2094,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -2497,12 +2511,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -2965,12 +2986,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -3080,10 +3108,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -3638,12 +3668,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -3753,10 +3790,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -4154,12 +4193,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -4269,10 +4315,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -4826,12 +4874,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -4941,10 +4996,17 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -5220,6 +5282,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -5316,12 +5422,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -5431,10 +5544,17 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -5710,6 +5830,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -5806,12 +5970,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -5921,10 +6092,17 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -6211,6 +6389,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6395,12 +6617,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -6510,7 +6739,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -6896,12 +7125,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -7011,7 +7247,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -7397,12 +7633,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -7512,7 +7755,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -7894,12 +8137,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -8009,7 +8259,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -8380,12 +8630,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -8750,12 +9007,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -8865,7 +9129,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -9293,12 +9557,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -9761,12 +10032,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -9876,10 +10154,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -10277,12 +10557,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -10392,10 +10679,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -10907,12 +11196,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -11414,12 +11710,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -11529,7 +11832,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -11955,12 +12258,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -12420,12 +12730,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -12535,10 +12852,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -13049,12 +13368,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -13164,10 +13490,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -13565,12 +13893,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -13680,10 +14015,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -14192,12 +14529,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -14693,12 +15037,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -14808,7 +15159,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -15235,12 +15586,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -15702,12 +16060,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -15817,10 +16182,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -16332,12 +16699,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -16447,10 +16821,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -16848,12 +17224,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -16963,10 +17346,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -17477,12 +17862,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -17592,7 +17984,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -17966,12 +18358,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -18389,12 +18788,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -18930,12 +19336,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -19045,7 +19458,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx outcomes are not kept. 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -19519,12 +19932,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -19989,12 +20409,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -20104,10 +20531,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -20510,12 +20939,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -20625,10 +21061,12 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
             };
             path: {
                 /**
@@ -21142,12 +21580,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -21685,12 +22130,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
@@ -22231,12 +22683,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server itself, without a body */
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
             };
             /** @description Unexpected server error */
             500: {
