@@ -77,7 +77,7 @@ export const resolvers = {
     },
     resetPassword: async (_, args, context) => {
       const userId = parseEntityId(args.userId, 'userId');
-      await context.services.credentials.resetPassword(context, userId, args.input);
+      await context.services.credentials.resetPassword(context, userId, args.input, args.expectedVersion);
       return { id: String(userId) };
     },
     ...apiKeyMutationResolvers,

@@ -271,6 +271,10 @@ describe.each(VARIANTS)('$name', ({ deployment, format, accept }) => {
   it('when the token is not valid, then 401 Invalid token', async () => {
     const response = await http.get(`${d().url}/users/1`, { token: 'not.a.jwt' });
     expectShape(format, response, { status: 401, errorCode: 'UNAUTHENTICATED', message: 'Invalid token' });
+    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    // Another scheme was not a bearer token that failed: the challenge only names the scheme to use.
+    const basic = await http.get(`${d().url}/users/1`, { headers: { authorization: 'Basic YWRtaW46eA==' } });
+    expect([basic.status, basic.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
   });
 
   it('when the login is wrong, then the configured LOGIN_FAILURE_STATUS', async () => {

@@ -167,12 +167,30 @@ describe('users', () => {
       });
       expect({ headers, status: reset.status }).toEqual({ headers, status: 412 });
     }
+    // A token narrowed to `users:write` (what the route needs) resets its own password with the current tag; another
+    // member sending a stale tag at this account is refused for permission first (403), not for the tag.
+    const narrowed = await login(account.username, account.password, 'users:write');
+    const other = await member('condother');
+    const foreign = await http.post(rest(`/users/${account.id}/reset-password`), {
+      token: other.token,
+      headers: { 'if-match': stale },
+      json: { new_password: `new-pass-${unique()}-1`, current_password: 'whatever-1' },
+    });
+    expect(foreign.status).toBe(403);
     // Still active, and the password is still the old one.
     expect(await login(account.username, account.password)).toEqual(expect.any(String));
     const current = (await http.get(target, { token: admin })).headers.get('etag')!;
+    const newPassword = `new-pass-${unique()}-1`;
+    const reset = await http.post(rest(`/users/${account.id}/reset-password`), {
+      token: narrowed,
+      headers: { 'if-match': current },
+      json: { new_password: newPassword, current_password: account.password },
+    });
+    expect(reset.status).toBe(200);
+    // The reset answered the account's new tag: the next conditional action goes through with it.
     const deactivated = await http.post(rest(`/users/${account.id}/deactivate`), {
       token: admin,
-      headers: { 'if-match': current },
+      headers: { 'if-match': reset.headers.get('etag')! },
     });
     expect(deactivated.status).toBe(200);
     expect(deactivated.body.is_active).toBe(false);

@@ -15,7 +15,7 @@ import {
   type HttpResponse,
   type RunningInfra,
 } from '@platform/testing';
-import { login, member, rest, stack, unique, type Member } from './test/resources-support';
+import { adminToken, login, member, rest, stack, unique, type Member } from './test/resources-support';
 import { registerAccount } from './test/accounts';
 
 jest.setTimeout(120_000);
@@ -141,6 +141,39 @@ describe('Idempotency-Key on POST', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('when an account action with a key meets a stale If-Match (412), then nothing is kept: the retry with the fresh tag and the same key runs', async () => {
+    const admin = await adminToken();
+    const target = await member('idemact');
+    const url = rest(`/users/${target.id}`);
+    const stale = (await http.get(url, { token: admin })).headers.get('etag')!;
+    expect((await http.patch(url, { token: admin, json: { full_name: 'Moved On' } })).status).toBe(200);
+    const key = `action-${unique()}`;
+    const deactivate = (etag: string) =>
+      http.post(rest(`/users/${target.id}/deactivate`), {
+        token: admin,
+        headers: { 'idempotency-key': key, 'if-match': etag },
+      });
+    expect((await deactivate(stale)).status).toBe(412);
+    const fresh = (await http.get(url, { token: admin })).headers.get('etag')!;
+    const retried = await deactivate(fresh);
+    expect([retried.status, retried.headers.get('idempotent-replayed'), retried.body.is_active]).toEqual([
+      200,
+      null,
+      false,
+    ]);
+  });
+
+  it('when a route that reads no body gets a keyed POST with a body nested 10,000 deep, then it is answered as without it (no 500)', async () => {
+    const post = await http.post(rest('/posts'), { token: alice.token, json: { title: 'Deep', body: 'Nest' } });
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const liked = await http.post(rest(`/posts/${post.body.id}/like`), {
+      token: bob.token,
+      body: deep,
+      headers: { 'idempotency-key': `deep-${unique()}`, 'content-type': 'application/json' },
+    });
+    expect(liked.status).toBe(200);
+  });
+
   it('when a request is refused for its credential (403 without the scope, 401), then nothing is kept: the retry with a fitting token runs', async () => {
     const account = await registerAccount(stack.restUrl, 'idemscope');
     const narrow = await login(account.username, account.password, 'items:read');
@@ -227,6 +260,7 @@ describe('Idempotency-Key on POST', () => {
         json: body,
         headers: { 'idempotency-key': key },
       });
+      expect(first.status).toBe(201);
       const replay = await http.post(rest('/api-keys'), {
         token: alice.token,
         json: body,

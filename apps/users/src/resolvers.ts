@@ -63,7 +63,7 @@ export const resolvers = {
     deleteUser: (_, args, context) =>
       context.services.users.delete(context, parseEntityId(args.id, 'id'), args.expectedVersion),
     _revokeAccessTokens: (_, args, context) =>
-      context.services.users.revokeAccessTokens(context, parseEntityId(args.id, 'id')),
+      context.services.users.revokeAccessTokens(context, parseEntityId(args.id, 'id'), args.expectedVersion),
     activateUser: (_, args, context) =>
       context.services.users.setActive(context, parseEntityId(args.id, 'id'), true, args.expectedVersion),
     deactivateUser: (_, args, context) =>

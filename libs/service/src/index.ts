@@ -1,5 +1,5 @@
 /** The process runtime every service shares (the REST facade too): HTTP listener, health and readiness, graceful shutdown, bodies, internal GraphQL calls. */
-export { runService, type RunningService, type ServiceOptions } from './run-service';
+export { runService, type ParserErrorStatus, type RunningService, type ServiceOptions } from './run-service';
 export { InternalGraphQLClient } from './internal-client';
 export {
   GraphQLHttpClient,

@@ -38,10 +38,19 @@ export interface ServiceOptions {
    * too slow, 400: malformed), in the service's error shape. Absent: Node's own answer, status line only.
    */
   parserErrorBody?: (
-    status: 400 | 408 | 431,
+    status: ParserErrorStatus,
     path: string | undefined,
   ) => { contentType: string; body: string; headers: Record<string, string> };
 }
+
+/** What Node's HTTP server answers to a request its parser refuses (Node's own choice per error code). */
+export type ParserErrorStatus = 400 | 408 | 413 | 431;
+
+const PARSER_ERROR_STATUS: Record<string, ParserErrorStatus> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
 
 export interface RunningService {
   server: Server;
@@ -227,8 +236,7 @@ function answerParserErrors(server: Server, render: NonNullable<ServiceOptions['
       socket.destroy();
       return;
     }
-    const status =
-      error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const status = PARSER_ERROR_STATUS[error.code ?? ''] ?? 400;
     // The request line, when the parser got that far: its path names the problem's `instance`.
     const requestLine = /^[A-Z]{1,16} (\/[\x21-\x3e\x40-\x7e]{0,2047})[ ?]/.exec(
       (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 2_100).toString('latin1') ?? '',
@@ -238,6 +246,9 @@ function answerParserErrors(server: Server, render: NonNullable<ServiceOptions['
     const head = Object.entries(fields)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${head}\r\n${body}`);
+    // Then the connection goes, as with Node's own answer: the server's side is half-open and its timeouts are off, so
+    // a client that keeps its end open (a slow-loris) would otherwise hold the socket and the request for good.
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${head}\r\n${body}`);
+    (socket as Socket).destroySoon();
   });
 }

@@ -13,12 +13,12 @@ export interface AccountStatus {
 export interface AccountDirectory {
   status(userId: number, requestId: string): Promise<AccountStatus | null>;
   /** Every access token of the user issued until now stops working (the gateway checks within its cache TTL). */
-  revokeAccessTokens(userId: number, requestId: string): Promise<void>;
+  revokeAccessTokens(userId: number, requestId: string, expectedVersion?: number | null): Promise<void>;
 }
 
 const REVOKE_ACCESS_TOKENS = /* GraphQL */ `
-  mutation RevokeAccessTokens($id: ID!) {
-    _revokeAccessTokens(id: $id)
+  mutation RevokeAccessTokens($id: ID!, $expectedVersion: Int) {
+    _revokeAccessTokens(id: $id, expectedVersion: $expectedVersion)
   }
 `;
 
@@ -41,7 +41,7 @@ export class UsersAccountDirectory implements AccountDirectory {
     return found && { id: Number(found.id), username: found.username, role: found.role, isActive: found.isActive };
   }
 
-  async revokeAccessTokens(userId: number, requestId: string): Promise<void> {
-    await this.users.request(REVOKE_ACCESS_TOKENS, { id: String(userId) }, requestId);
+  async revokeAccessTokens(userId: number, requestId: string, expectedVersion?: number | null): Promise<void> {
+    await this.users.request(REVOKE_ACCESS_TOKENS, { id: String(userId), expectedVersion: expectedVersion ?? null }, requestId);
   }
 }

@@ -59,6 +59,7 @@ export class CredentialService {
     caller: RequestCaller,
     userId: number,
     args: ResetPasswordInput,
+    expectedVersion?: number | null,
   ): Promise<void> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, userId);
@@ -78,8 +79,10 @@ export class CredentialService {
       throw validationError([{ field: 'current_password', message: 'is incorrect' }]);
     }
     const newHash = await hashPassword(input.new_password);
-    // Old access tokens first: if the users subgraph cannot record it, nothing changes and the caller may retry.
-    await this.accounts.revokeAccessTokens(userId, caller.requestId);
+    // Old access tokens first: if the users subgraph cannot record it (or the account is no longer at
+    // `expectedVersion`: 412), nothing changes and the caller may retry. The revocation is a write to the account, so
+    // its version check is the reset's, after the permission and current-password checks above.
+    await this.accounts.revokeAccessTokens(userId, caller.requestId, expectedVersion);
     await this.credentials.updateHash(userId, newHash);
     await this.refreshTokens.revokeAllOfUser(userId, new Date());
     this.logger.info({ requestId: caller.requestId, userId, by: principal.userId }, 'password reset; tokens revoked');

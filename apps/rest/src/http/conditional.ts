@@ -53,14 +53,15 @@ export const NO_VERSION = -1;
  * of If-None-Match on a write ("unless it is at version n") cannot be checked in one step and are a client error.
  */
 export function writePrecondition(req: Request, required: boolean): number | null {
+  const ifMatch = expectedFromIfMatch(req.headers['if-match']);
   const unlessAny = req.headers['if-none-match'];
   if (unlessAny !== undefined && unlessAny !== '') {
     if (unlessAny.trim() !== '*')
       throw new AppError('BAD_REQUEST', 'If-None-Match on a write: only `*` (use If-Match to write a known version)');
+    // Whatever If-Match says, an existing record fails `*`; a missing one is the write's own 404 (RFC 9110 §13.2.1).
     return NO_VERSION;
   }
-  const header = req.headers['if-match'];
-  if (header === undefined || header === '') {
+  if (ifMatch === 'absent') {
     if (required)
       throw new AppError(
         'PRECONDITION_REQUIRED',
@@ -68,6 +69,12 @@ export function writePrecondition(req: Request, required: boolean): number | nul
       );
     return null;
   }
+  return ifMatch;
+}
+
+/** `If-Match` as an expected version: 'absent', null for `*`; a malformed or multi-tag value is a client error. */
+function expectedFromIfMatch(header: string | undefined): number | null | 'absent' {
+  if (header === undefined || header === '') return 'absent';
   const value = header.trim();
   if (value === '*') return null;
   if (!TAG_LIST.test(value))

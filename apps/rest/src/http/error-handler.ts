@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, PROBLEM_MEDIA_TYPE, renderError, type ErrorFormat } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from '../environment';
+import type { ParserErrorStatus } from '@platform/service';
 import { requestIdOf } from './request-context';
 import { CURRENT_VERSION, versionHeaders } from '../versioning/api-version';
 import { requestLoggerOf } from './request-log';
@@ -84,7 +85,10 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
     // RFC 9110 §15.5.2: every 401 names a scheme to authenticate with; RFC 6750 §3.1: and says a sent token failed.
     const headers =
       rendered.status === 401 && rendered.headers['www-authenticate'] === undefined
-        ? { ...rendered.headers, 'www-authenticate': req.headers.authorization ? BEARER_INVALID : 'Bearer' }
+        ? {
+            ...rendered.headers,
+            'www-authenticate': /^bearer\s/i.test(req.headers.authorization ?? '') ? BEARER_INVALID : 'Bearer',
+          }
         : rendered.headers;
     // The error's shape depends on Accept: caches must key on it. Problem details go out as exactly
     // `application/problem+json` (the media type defines no charset parameter; express's json() would add one).
@@ -97,16 +101,18 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
 
 /**
  * What the HTTP server answers, in the deployment's error format, for a request its parser refused before any route
- * (runService's `parserErrorBody`): headers too large (431), too slow (408), or malformed (400). The request's headers
+ * (runService's `parserErrorBody`): headers too large (431), too slow (408), chunk extensions too large (413), or
+ * malformed (400). The request's headers
  * were not read, so its Accept cannot choose problem details: a `problem` deployment answers them anyway.
  */
 export function parserErrorBody(env: RestEnvironment) {
   const errors = {
     400: () => new AppError('BAD_REQUEST', 'Malformed request'),
-    408: () => new AppError('REQUEST_TIMEOUT', 'The request headers did not arrive in time'),
+    408: () => new AppError('REQUEST_TIMEOUT', 'The request did not arrive in time'),
+    413: () => new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'),
     431: () => new AppError('HEADERS_TOO_LARGE', 'Request line and headers are larger than 16 KiB'),
   };
-  return (status: 400 | 408 | 431, path: string | undefined) => {
+  return (status: ParserErrorStatus, path: string | undefined) => {
     const correlationId = randomUUID();
     const rendered = renderError(errors[status](), {
       format: env.ERROR_FORMAT,

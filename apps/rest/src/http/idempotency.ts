@@ -1,7 +1,7 @@
 /**
  * `Idempotency-Key` on POST (CONTRACT.md 2026-11-23; ADR 0012): the first outcome per caller and key is stored in Redis
  * for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key with another request
- * is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept. Redis unreachable:
+ * is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept. Redis unreachable:
  * IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee (`Idempotency-Status: unavailable`), `closed`
  * answers 503 + Retry-After.
  */
@@ -56,8 +56,10 @@ export interface Idempotency {
    * For a POST: validates the header and, when a key is given, claims it. Resolves `replayed` when the response was
    * sent from the store (the route must not run), `proceed` otherwise (the outcome is then captured as it is sent).
    * `store: false` (token-issuing routes) validates the key but keeps nothing: credentials are not stored in Redis.
+   * `body`: the body as the route validated it (undefined when the route reads none), so what the route ignores does
+   * not tell two requests apart, and no unvalidated body is ever serialised.
    */
-  guard(req: Request, res: Response, options: { store: boolean }): Promise<'replayed' | 'proceed'>;
+  guard(req: Request, res: Response, options: { store: boolean; body: unknown }): Promise<'replayed' | 'proceed'>;
   close(): Promise<void>;
 }
 
@@ -102,12 +104,15 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: req.ip ?? 'unknown' },
         res,
       );
-      // The same request: method, URL as sent, the parsed body (JSON or form, whatever the order of its members), and
-      // the representation asked for (API version, problem details), which a replay cannot change.
+      // The same request: method, URL as sent, the validated body (whatever the order of its members), its
+      // preconditions (an action retried with a fresh If-Match is another request, not the stored 412), and the
+      // representation asked for (API version, problem details), which a replay cannot change.
       const fingerprint = store.fingerprint([
         req.method,
         req.originalUrl,
-        req.body ?? null,
+        options.body ?? null,
+        req.headers['if-match'] ?? null,
+        req.headers['if-none-match'] ?? null,
         apiVersionOf(res) ?? 'current',
         errorFormatFor(req, env.ERROR_FORMAT),
       ]);
@@ -143,10 +148,10 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
       count('first');
       captureOutcome(res, async (outcome) => {
         try {
-          // Kept: what the same request would meet again. Not kept: a 5xx (the retry runs again) and a refused
-          // credential (401, 403): the request never ran, and a retry with a valid or wider credential should.
-          if (outcome.status >= 500 || outcome.status === 401 || outcome.status === 403)
-            await store.release(caller, key);
+          // Kept: what the same request would meet again. Not kept, so the key may be used again: a 5xx, and a
+          // request that never ran because it was refused up front, which the caller fixes outside the request: a
+          // credential (401, 403: a valid or wider token) or a precondition (412, 428: re-read, send the new tag).
+          if (outcome.status >= 500 || NOT_KEPT.has(outcome.status)) await store.release(caller, key);
           else await store.complete(caller, key, fingerprint, outcome);
         } catch (error) {
           // The request itself succeeded; the retry just will not be a replay (its claim expires).
@@ -158,6 +163,8 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     close: () => store.close(),
   };
 }
+
+const NOT_KEPT = new Set([401, 403, 412, 428]);
 
 type Outcome = 'first' | 'replayed' | 'in_progress' | 'key_reused' | 'not_stored' | 'unavailable' | 'refused';
 

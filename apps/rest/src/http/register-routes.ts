@@ -85,7 +85,7 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
       : null;
   if (route.method === 'post') {
     const store = (route.idempotency ?? 'store') === 'store';
-    if ((await deps.idempotency.guard(req, res, { store })) === 'replayed') return;
+    if ((await deps.idempotency.guard(req, res, { store, body })) === 'replayed') return;
   }
 
   const result = await route.handler({

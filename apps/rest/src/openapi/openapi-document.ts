@@ -103,6 +103,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Authenticated but lacking permission or scope',
   404: 'Resource not found',
   405: 'Method not allowed on this path',
+  408: 'The request did not arrive in time',
   304: 'Not modified: the `If-None-Match` tag still matches (no body)',
   409: 'Conflict with existing data',
   412: 'Precondition failed: the resource changed since the `If-Match` tag',
@@ -111,6 +112,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Validation failed',
   428: 'Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes',
   429: 'Rate limit exceeded',
+  431: 'Request headers too large',
   500: 'Unexpected server error',
   503: 'A dependency is temporarily unavailable',
 };
@@ -173,6 +175,11 @@ const RESPONSE_HEADERS = {
     description:
       'Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise).',
     schema: { type: 'string', maxLength: 80, pattern: '^(W/)?"[\\x21\\x23-\\x7e]*"$' },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750).',
+    schema: { type: 'string', enum: ['Bearer', 'Bearer error="invalid_token"'] },
   },
   Location: {
     description:
@@ -263,7 +270,7 @@ const IDEMPOTENCY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).',
+    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   example: '4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10',
 };
@@ -309,6 +316,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       }).body;
     const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
     if (status === 429 || status === 503) headers['Retry-After'] = RESPONSE_HEADERS['Retry-After'];
+    if (status === 401) headers['WWW-Authenticate'] = RESPONSE_HEADERS['WWW-Authenticate'];
     // Problem details answer `Accept: application/problem+json` on every deployment, and every request on a
     // `problem` one (then there is no plain JSON error to list).
     const problem = { [PROBLEM_MEDIA_TYPE]: { schema: problemRef, example: exampleIn('problem') } };
@@ -418,17 +426,22 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (conditional) errorStatuses.add(412);
     if (conditional && writes) errorStatuses.add(428);
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
-    // Node's HTTP parser answers before any route when the request line and headers exceed its limit: in the
-    // deployment's error format, since the request's Accept was never read.
-    const tooLarge = errorResponse(431);
-    responses['431'] ??= {
-      description:
-        "Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read)",
-      content:
-        env.ERROR_FORMAT === 'problem'
-          ? tooLarge['content']
-          : { 'application/json': (tooLarge['content'] as Record<string, unknown>)['application/json'] },
-    };
+    // Node's HTTP parser answers before any route when the request line and headers exceed its limit (431), or a
+    // request does not arrive within REQUEST_TIMEOUT_MS (408): in the deployment's error format, since the request's
+    // Accept was never read.
+    for (const [status, why] of [
+      [431, 'Request line and headers together larger than the server accepts (16 KiB)'],
+      [408, 'The request did not arrive within REQUEST_TIMEOUT_MS'],
+    ] as const) {
+      const parsed = errorResponse(status);
+      responses[String(status)] ??= {
+        description: `${why}; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read)`,
+        content:
+          env.ERROR_FORMAT === 'problem'
+            ? parsed['content']
+            : { 'application/json': (parsed['content'] as Record<string, unknown>)['application/json'] },
+      };
+    }
     // The OAuth2 password flow is the same bearer token, obtained by Swagger UI's Authorize dialog from /token.
     const bearer = [{ bearerAuth: [] }, { oauth2Password: route.scope ? [route.scope] : [] }];
     const security =

@@ -18,7 +18,7 @@ import { notFound } from '@platform/errors';
 import { LISTINGS, listingQuerySchema, toConnectionVariables } from '@platform/listing';
 import type { RestEnvironment } from '../environment';
 import { defineRoute, type RouteDefinition, type Security } from '../http/route';
-import { preconditionFailed, versionTag } from '../http/conditional';
+import { versionTag } from '../http/conditional';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { UserFieldsFragment } from '../operations/__generated__/operations';
 import { idParams, locationOf, recordRoutes, rootOf, type Represented } from './record-routes';
@@ -108,17 +108,14 @@ const accountRoute = <Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.Z
 
 /**
  * POST /users/:user_id/<action>: an account action answered with the user after it and its new ETag (`input` when it
- * has a body). A precondition sent (If-Match, If-None-Match: *) is the mutation's `expectedVersion` when it takes one
- * (`conditional: 'atomic'`: activate, deactivate); reset-password, whose write starts in the auth subgraph, compares it
- * with the account read just before (`conditional: 'checked-before'`): the reset overwrites no field another writer
- * sets, so the window between the read and the write loses no update.
+ * has a body). A precondition sent (If-Match, If-None-Match: *) is the mutation's `expectedVersion`, checked in the
+ * same step as the action's write to the account, after its permission checks.
  */
 const accountAction = <B extends z.ZodType = z.ZodType>({
   action,
   operation,
   input,
   answered,
-  conditional,
   ...text
 }: {
   action: string;
@@ -129,7 +126,6 @@ const accountAction = <B extends z.ZodType = z.ZodType>({
   operation: Operation<Record<string, UserFieldsFragment>>;
   input?: (body: z.infer<B>) => Record<string, unknown>;
   answered: string;
-  conditional: 'atomic' | 'checked-before';
 }): RouteDefinition =>
   accountRoute<z.ZodType, B>({
     ...text,
@@ -138,17 +134,7 @@ const accountAction = <B extends z.ZodType = z.ZodType>({
     responses: { 200: { description: `${answered}, with the ETag of its new version`, schema: UserPublic } },
     versioned: true,
     handler: async ({ params, body, gateway, credentials, version, expectedVersion }) => {
-      const id = String(params.user_id);
-      if (conditional === 'checked-before' && expectedVersion !== null) {
-        const { user } = await gateway.execute(GetUser, { id, includeInactive: true }, credentials);
-        if (!user) throw notFound('User', params.user_id);
-        if (user.version !== expectedVersion) throw preconditionFailed();
-      }
-      const variables = {
-        id,
-        ...(input ? { input: input(body) } : {}),
-        ...(conditional === 'atomic' ? { expectedVersion } : {}),
-      };
+      const variables = { id: String(params.user_id), ...(input ? { input: input(body) } : {}), expectedVersion };
       return userResponse(rootOf(await gateway.execute(operation, variables, credentials)), version);
     },
   });
@@ -270,7 +256,6 @@ export const usersRoutes = [
       'Sets `is_active` true. Admin only (`users:write`), so a member deactivated by an admin cannot re-activate itself.',
     operation: ActivateUser,
     answered: 'The user, now active',
-    conditional: 'atomic',
   }),
   accountAction({
     action: 'deactivate',
@@ -280,7 +265,6 @@ export const usersRoutes = [
       'Sets `is_active` false: the user can no longer log in or refresh tokens. Admin only (`users:write`).',
     operation: DeactivateUser,
     answered: 'The user, now inactive',
-    conditional: 'atomic',
   }),
   accountAction({
     action: 'reset-password',
@@ -295,6 +279,5 @@ export const usersRoutes = [
       ...(body.current_password !== undefined ? { currentPassword: body.current_password } : {}),
     }),
     answered: 'The user whose password was reset',
-    conditional: 'checked-before',
   }),
 ];

@@ -86,9 +86,9 @@ export class UserService {
    * For the auth subgraph only (a password reset): every access token issued before now stops working. Deletion and
    * deactivation need no such mark: the gateway refuses the tokens of a missing or inactive account.
    */
-  async revokeAccessTokens(caller: RequestCaller, id: number): Promise<boolean> {
+  async revokeAccessTokens(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<boolean> {
     requireService(caller.principal);
-    const updated = await this.users.update(id, { tokensValidAfter: new Date() });
+    const updated = await this.users.update(id, { tokensValidAfter: new Date() }, expectedVersion);
     if (updated) this.logger.info({ requestId: caller.requestId, userId: id }, 'access tokens revoked');
     return updated !== null;
   }

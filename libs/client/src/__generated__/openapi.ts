@@ -1426,6 +1426,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1491,6 +1493,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Validation failed */
@@ -1597,7 +1613,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -1711,7 +1727,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -1843,6 +1859,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1864,6 +1882,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Username or e-mail already registered */
@@ -2102,7 +2134,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -2354,6 +2386,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2465,6 +2499,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -2519,7 +2567,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -2779,6 +2827,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2940,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -2994,7 +3058,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -3241,6 +3305,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3416,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description E-mail already registered */
@@ -3676,7 +3756,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -3898,6 +3978,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,6 +4089,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -4201,7 +4297,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -4447,6 +4543,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4556,6 +4654,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description E-mail already registered */
@@ -4882,7 +4994,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -4996,7 +5108,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -5127,6 +5239,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,6 +5350,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -5430,7 +5558,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -5544,7 +5672,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -5675,6 +5803,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,6 +5914,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -5978,7 +6122,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -6092,7 +6236,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -6234,6 +6378,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,6 +6489,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -6625,7 +6785,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -6739,7 +6899,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -6874,6 +7034,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6895,6 +7057,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -7133,7 +7309,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -7247,7 +7423,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -7382,6 +7558,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7403,6 +7581,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -7641,7 +7833,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -7755,7 +7947,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -7886,6 +8078,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7907,6 +8101,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -8145,7 +8353,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -8259,7 +8467,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -8379,6 +8587,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,6 +8610,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -8638,7 +8862,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -8894,6 +9118,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8961,6 +9187,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -9015,7 +9255,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -9129,7 +9369,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -9262,6 +9502,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9327,6 +9569,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Too many keys */
@@ -9565,7 +9821,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -9825,6 +10081,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9936,6 +10194,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -10040,7 +10312,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -10262,6 +10534,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10371,6 +10645,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -10565,7 +10853,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -10813,6 +11101,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10922,6 +11212,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -11204,7 +11508,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -11547,6 +11851,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11612,6 +11918,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Validation failed */
@@ -11718,7 +12038,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -11832,7 +12152,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -11963,6 +12283,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12028,6 +12350,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -12266,7 +12602,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -12523,6 +12859,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12634,6 +12972,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -12738,7 +13090,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -12985,6 +13337,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13094,6 +13448,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -13376,7 +13744,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -13598,6 +13966,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13707,6 +14077,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -13901,7 +14285,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -14146,6 +14530,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14255,6 +14641,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -14537,7 +14937,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -14874,6 +15274,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14939,6 +15341,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Validation failed */
@@ -15045,7 +15461,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -15159,7 +15575,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -15291,6 +15707,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15356,6 +15774,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -15594,7 +16026,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -15853,6 +16285,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15964,6 +16398,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -16068,7 +16516,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -16316,6 +16764,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16425,6 +16875,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -16707,7 +17171,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -16929,6 +17393,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17038,6 +17504,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -17232,7 +17712,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -17479,6 +17959,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17588,6 +18070,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -17870,7 +18366,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -17984,7 +18480,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -18107,6 +18603,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18216,6 +18714,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -18366,7 +18878,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -18581,6 +19093,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18692,6 +19206,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -18796,7 +19324,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -19129,6 +19657,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19240,6 +19770,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -19344,7 +19888,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -19458,7 +20002,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401 and 403 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -19593,6 +20137,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19702,6 +20248,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Conflict with existing data */
@@ -19940,7 +20500,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -20202,6 +20762,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20313,6 +20875,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -20417,7 +20993,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -20644,6 +21220,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20753,6 +21331,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -20947,7 +21539,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -21197,6 +21789,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21306,6 +21900,20 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -21588,7 +22196,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -21923,6 +22531,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22034,6 +22644,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -22138,7 +22762,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
@@ -22476,6 +23100,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22587,6 +23213,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Validation failed */
             422: {
                 headers: {
@@ -22691,7 +23331,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Error"
+                     *       "detail": "Request headers too large"
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
