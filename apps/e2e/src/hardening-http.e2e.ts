@@ -124,4 +124,23 @@ describe('CORS allowlist and request timeout (own facade)', () => {
     expect(closed).toBe(true);
     expect(performance.now() - began).toBeLessThan(5_000);
   });
+
+  it('when a malformed request is pipelined behind a create, then the create is answered first (201), and the connection closes after it', async () => {
+    const body = JSON.stringify({ name: `pipelined-${Date.now()}`, price: 1 });
+    const create =
+      `POST /items/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`${create}GARBAGE\r\n\r\n`));
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => socket.destroy(), 8_000);
+    });
+    // The first answer on the wire belongs to the first request (RFC 9112 §9.3.2): a client reading a 400 there would
+    // take its create for refused although the record exists.
+    expect([...answer.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])[0]).toBe('201');
+  });
 });

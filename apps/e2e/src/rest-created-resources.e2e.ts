@@ -113,14 +113,45 @@ describe('201 Created', () => {
     expect(created.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('when the request names a version in its path, then Location keeps the prefix and the tag the version', async () => {
-    const created = await http.post(rest('/v1/items/'), {
+  it.each([
+    ['its path', '/v1/items/', {}, (body: object) => body],
+    ['the query', '/items/?version=1', {}, (body: object) => body],
+    ['a header', '/items/', { 'x-api-version': '1' }, (body: object) => body],
+    ['the body envelope', '/items/', {}, (body: object) => ({ version: 1, data: body })],
+  ])(
+    "when the request names a version in %s, then Location is under /v1 and a GET of it as is answers the 201's ETag",
+    async (_where, path, headers, wrap) => {
+      const created = await http.post(rest(path), {
+        token: alice.token,
+        json: wrap({ name: `loc-${unique()}`, price: 2 }),
+        headers,
+      });
+      const { read } = await followCreated(created, alice.token, /^\/v1\/items\/\d+$/);
+      expect(created.headers.get('etag')).toMatch(/\.r1"$/);
+      expect(read.headers.get('etag')).toBe(created.headers.get('etag'));
+    },
+  );
+
+  it('when a create carries a precondition its collection cannot meet (If-Match with a tag, If-None-Match: *), then 412 and nothing is created; If-Match: * is met', async () => {
+    const name = `loc-${unique()}`;
+    for (const headers of [{ 'if-match': '"0.r2"' }, { 'if-none-match': '*' }] as Array<
+      Record<string, string>
+    >) {
+      const refused = await http.post(rest('/items/'), {
+        token: alice.token,
+        json: { name, price: 2 },
+        headers,
+      });
+      expect({ headers, status: refused.status }).toEqual({ headers, status: 412 });
+    }
+    const listed = await http.get(rest(`/items/?name=${encodeURIComponent(name)}`), { token: alice.token });
+    expect(listed.body).toEqual([]);
+    const met = await http.post(rest('/items/'), {
       token: alice.token,
-      json: { name: `loc-${unique()}`, price: 2 },
+      json: { name, price: 2 },
+      headers: { 'if-match': '*' },
     });
-    const { read } = await followCreated(created, alice.token, /^\/v1\/items\/\d+$/);
-    expect(created.headers.get('etag')).toMatch(/\.r1"$/);
-    expect(read.headers.get('etag')).toBe(created.headers.get('etag'));
+    expect(met.status).toBe(201);
   });
 
   it('when a create with an Idempotency-Key is retried, then the replay names the same Location and ETag', async () => {

@@ -231,24 +231,43 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
  */
 function answerParserErrors(server: Server, render: NonNullable<ServiceOptions['parserErrorBody']>): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+    // The response of a request on this connection that a handler is still answering, if any.
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
-    const status = PARSER_ERROR_STATUS[error.code ?? ''] ?? 400;
-    // The request line, when the parser got that far: its path names the problem's `instance`.
-    const requestLine = /^[A-Z]{1,16} (\/[\x21-\x3e\x40-\x7e]{0,2047})[ ?]/.exec(
-      (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 2_100).toString('latin1') ?? '',
-    );
-    const { contentType, body, headers } = render(status, requestLine?.[1]);
-    const fields = { ...headers, 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) };
-    const head = Object.entries(fields)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    // Then the connection goes, as with Node's own answer: the server's side is half-open and its timeouts are off, so
-    // a client that keeps its end open (a slow-loris) would otherwise hold the socket and the request for good.
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${head}\r\n${body}`);
-    (socket as Socket).destroySoon();
+    if (inFlight && !timedOut) {
+      // A malformed request pipelined behind one still being answered: that answer goes out first (responses keep
+      // the requests' order, RFC 9112 §9.3.2), then the connection closes; the bad request gets none.
+      const close = () => (socket as Socket).destroySoon();
+      inFlight.once('finish', close).once('close', close);
+      return;
+    }
+    try {
+      const status = PARSER_ERROR_STATUS[error.code ?? ''] ?? 400;
+      // The path names the problem's `instance`: the timed-out request's, or the refused request line's when the
+      // parser got that far.
+      const path = timedOut
+        ? ((inFlight?.req as { originalUrl?: string } | undefined)?.originalUrl ?? inFlight?.req?.url)
+        : /^[A-Z]{1,16} (\/[^\s]*)/.exec(
+            (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 2_100).toString('latin1') ??
+              '',
+          )?.[1];
+      const instance = path === undefined ? undefined : /^\/[\x21-\x3e\x40-\x7e]{0,2047}/.exec(path)?.[0];
+      const { contentType, body, headers } = render(status, instance);
+      const fields = { ...headers, 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) };
+      const head = Object.entries(fields)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      // Then the connection goes, as with Node's own answer: the server's side is half-open and its timeouts are off,
+      // so a client that keeps its end open (a slow-loris) would otherwise hold the socket and the request for good.
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${head}\r\n${body}`);
+      (socket as Socket).destroySoon();
+    } catch {
+      // An event handler that throws would take the process down: the connection goes without an answer instead.
+      socket.destroy();
+    }
   });
 }

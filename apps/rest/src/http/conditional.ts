@@ -72,6 +72,26 @@ export function writePrecondition(req: Request, required: boolean): number | nul
   return ifMatch;
 }
 
+/**
+ * A create's preconditions (RFC 9110 §13.1): its target is the collection, which exists and has no strong tag, so
+ * `If-Match` other than `*` and `If-None-Match: *` cannot hold (412); other `If-None-Match` values are refused as on
+ * any write (400).
+ */
+export function createPrecondition(req: Request): void {
+  const ifMatch = req.headers['if-match'];
+  const unlessAny = req.headers['if-none-match'];
+  if (unlessAny !== undefined && unlessAny !== '' && unlessAny.trim() !== '*')
+    throw new AppError('BAD_REQUEST', 'If-None-Match on a write: only `*` (use If-Match to write a known version)');
+  const matchHolds = ifMatch === undefined || ifMatch === '' || ifMatch.trim() === '*';
+  if (!matchHolds && !TAG_LIST.test(ifMatch.trim()))
+    throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
+  if (!matchHolds || (unlessAny !== undefined && unlessAny !== ''))
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      'A create targets its collection, which exists and has no strong tag: send it without If-Match (or with `*`) and without If-None-Match: *',
+    );
+}
+
 /** `If-Match` as an expected version: 'absent', null for `*`; a malformed or multi-tag value is a client error. */
 function expectedFromIfMatch(header: string | undefined): number | null | 'absent' {
   if (header === undefined || header === '') return 'absent';

@@ -11,7 +11,7 @@ import { apiKeyFrom } from './credentials';
 import { requestIdOf } from './request-context';
 import { apiVersionOf, versionPathPrefix } from '../versioning/versioning-middleware';
 import type { Idempotency } from './idempotency';
-import { bodyTag, notModified, writePrecondition } from './conditional';
+import { bodyTag, createPrecondition, notModified, writePrecondition } from './conditional';
 
 export interface RouterDeps {
   gateway: Gateway;
@@ -83,6 +83,7 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     route.versioned && route.method !== 'get'
       ? writePrecondition(req, deps.env.REQUIRE_IF_MATCH && route.method !== 'post')
       : null;
+  if (route.createsVersioned) createPrecondition(req);
   if (route.method === 'post') {
     const store = (route.idempotency ?? 'store') === 'store';
     if ((await deps.idempotency.guard(req, res, { store, body })) === 'replayed') return;

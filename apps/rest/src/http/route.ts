@@ -29,7 +29,7 @@ export interface RouteContext<P, Q, B> {
   request: Request;
   /** PUT/PATCH/DELETE of a `versioned` route: the version `If-Match` names (null: unconditional). */
   expectedVersion: number | null;
-  /** `/v1` when the request's path named its version, else '': the prefix of a path the response names (Location). */
+  /** `/v1` when the request named a version, else '': the prefix of a path the response names (Location). */
   pathPrefix: string;
 }
 

@@ -183,7 +183,7 @@ const RESPONSE_HEADERS = {
   },
   Location: {
     description:
-      "The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one.",
+      "The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one.",
     schema: { type: 'string', maxLength: 200, pattern: '^(/v\\d+)?(/[a-z-]+/[1-9][0-9]{0,14})+$' },
   },
   Link: {
@@ -423,7 +423,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.params) errorStatuses.add(404);
     // Idempotency-Key: in progress (409), reused with another request (422), store down in closed mode (503).
     if (route.method === 'post') [409, 422].forEach((s) => errorStatuses.add(s));
-    if (conditional) errorStatuses.add(412);
+    // A create: `If-Match` (other than `*`) and `If-None-Match: *` cannot hold for its collection.
+    if (conditional || route.createsVersioned) errorStatuses.add(412);
     if (conditional && writes) errorStatuses.add(428);
     for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
     // Node's HTTP parser answers before any route when the request line and headers exceed its limit (431), or a

@@ -1776,7 +1776,7 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
                     "Idempotency-Status"?: "unavailable" | "not-stored";
-                    /** @description The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one. */
+                    /** @description The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one. */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -1936,6 +1936,50 @@ export interface operations {
                      *       "detail": "Username already registered",
                      *       "instance": "/users/7",
                      *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -9418,7 +9462,7 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
                     "Idempotency-Status"?: "unavailable" | "not-stored";
-                    /** @description The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one. */
+                    /** @description The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one. */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -12201,7 +12245,7 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
                     "Idempotency-Status"?: "unavailable" | "not-stored";
-                    /** @description The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one. */
+                    /** @description The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one. */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -12404,6 +12448,50 @@ export interface operations {
                      *       "detail": "Username already registered",
                      *       "instance": "/users/7",
                      *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -15623,7 +15711,7 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
                     "Idempotency-Status"?: "unavailable" | "not-stored";
-                    /** @description The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one. */
+                    /** @description The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one. */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -15828,6 +15916,50 @@ export interface operations {
                      *       "detail": "Username already registered",
                      *       "instance": "/users/7",
                      *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -20055,7 +20187,7 @@ export interface operations {
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
                     "Idempotency-Status"?: "unavailable" | "not-stored";
-                    /** @description The created record's path (`/items/7`, under the request's `/v1` or `/v2` prefix when it had one); a GET of it answers the record, with this response's `ETag` when it has one. */
+                    /** @description The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one. */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20302,6 +20434,50 @@ export interface operations {
                      *       "detail": "Username already registered",
                      *       "instance": "/users/7",
                      *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
