@@ -23,10 +23,4 @@ export {
   subgraphUrlsOf,
   type SupergraphEnvironment,
 } from './supergraph-environment';
-export {
-  closeRedis,
-  connectRedis,
-  failFastRedisOptions,
-  redisReady,
-  type RedisConnection,
-} from './redis-connection';
+export { closeRedis, connectRedis, redisReady, type RedisConnection } from './redis-connection';

@@ -8,7 +8,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '@platform/logging';
 
-export const failFastRedisOptions = (commandTimeoutMs: number): RedisOptions => ({
+const failFastRedisOptions = (commandTimeoutMs: number): RedisOptions => ({
   enableOfflineQueue: false,
   enableAutoPipelining: true,
   commandTimeout: commandTimeoutMs,

@@ -53,15 +53,10 @@ export const NO_VERSION = -1;
  * of If-None-Match on a write ("unless it is at version n") cannot be checked in one step and are a client error.
  */
 export function writePrecondition(req: Request, required: boolean): number | null {
-  const ifMatch = expectedFromIfMatch(req.headers['if-match']);
-  const unlessAny = req.headers['if-none-match'];
-  if (unlessAny !== undefined && unlessAny !== '') {
-    if (unlessAny.trim() !== '*')
-      throw new AppError('BAD_REQUEST', 'If-None-Match on a write: only `*` (use If-Match to write a known version)');
-    // Whatever If-Match says, an existing record fails `*`; a missing one is the write's own 404 (RFC 9110 §13.2.1).
-    return NO_VERSION;
-  }
-  if (ifMatch === 'absent') {
+  const { ifMatch, onlyIfNone } = preconditionsOf(req);
+  // Whatever If-Match says, an existing record fails `*`; a missing one is the write's own 404 (RFC 9110 §13.2.1).
+  if (onlyIfNone) return NO_VERSION;
+  if (ifMatch === undefined) {
     if (required)
       throw new AppError(
         'PRECONDITION_REQUIRED',
@@ -69,44 +64,48 @@ export function writePrecondition(req: Request, required: boolean): number | nul
       );
     return null;
   }
-  return ifMatch;
+  if (ifMatch === '*') return null;
+  const match = VERSION_TAG.exec(ifMatch);
+  if (!match) throw preconditionFailed();
+  return Number(match[1]);
 }
 
 /**
  * A create's preconditions (RFC 9110 §13.1): its target is the collection, which exists and has no strong tag, so
- * `If-Match` other than `*` and `If-None-Match: *` cannot hold (412); other `If-None-Match` values are refused as on
- * any write (400).
+ * `If-Match` other than `*` and `If-None-Match: *` cannot hold (412).
  */
 export function createPrecondition(req: Request): void {
-  const ifMatch = req.headers['if-match'];
-  const unlessAny = req.headers['if-none-match'];
-  if (unlessAny !== undefined && unlessAny !== '' && unlessAny.trim() !== '*')
-    throw new AppError('BAD_REQUEST', 'If-None-Match on a write: only `*` (use If-Match to write a known version)');
-  const matchHolds = ifMatch === undefined || ifMatch === '' || ifMatch.trim() === '*';
-  if (!matchHolds && !TAG_LIST.test(ifMatch.trim()))
-    throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
-  if (!matchHolds || (unlessAny !== undefined && unlessAny !== ''))
+  const { ifMatch, onlyIfNone } = preconditionsOf(req);
+  if (onlyIfNone || (ifMatch !== undefined && ifMatch !== '*'))
     throw new AppError(
       'PRECONDITION_FAILED',
       'A create targets its collection, which exists and has no strong tag: send it without If-Match (or with `*`) and without If-None-Match: *',
     );
 }
 
-/** `If-Match` as an expected version: 'absent', null for `*`; a malformed or multi-tag value is a client error. */
-function expectedFromIfMatch(header: string | undefined): number | null | 'absent' {
-  if (header === undefined || header === '') return 'absent';
-  const value = header.trim();
-  if (value === '*') return null;
-  if (!TAG_LIST.test(value))
-    throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
-  if ((value.match(/"[^"]*"/g) ?? []).length > 1)
+/**
+ * A write's precondition headers, checked for form: `If-Match` is `*` or one entity tag (several would need several
+ * expected versions in one atomic step), `If-None-Match` only `*` ("unless it is at version n" cannot be checked in
+ * one step). Anything else is a client error.
+ */
+function preconditionsOf(req: Request): { ifMatch: string | undefined; onlyIfNone: boolean } {
+  const unlessAny = req.headers['if-none-match']?.trim() || undefined;
+  if (unlessAny !== undefined && unlessAny !== '*')
     throw new AppError(
       'BAD_REQUEST',
-      'If-Match: give one entity tag (the ETag of the version you are changing)',
+      'If-None-Match on a write: only `*` (use If-Match to write a known version)',
     );
-  const match = VERSION_TAG.exec(value);
-  if (!match) throw preconditionFailed();
-  return Number(match[1]);
+  const ifMatch = req.headers['if-match']?.trim() || undefined;
+  if (ifMatch !== undefined && ifMatch !== '*') {
+    if (!TAG_LIST.test(ifMatch))
+      throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
+    if ((ifMatch.match(/"[^"]*"/g) ?? []).length > 1)
+      throw new AppError(
+        'BAD_REQUEST',
+        'If-Match: give one entity tag (the ETag of the version you are changing)',
+      );
+  }
+  return { ifMatch, onlyIfNone: unlessAny === '*' };
 }
 
 export const preconditionFailed = () =>

@@ -4,7 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, PROBLEM_MEDIA_TYPE, renderError, type ErrorFormat } from '@platform/errors';
+import {
+  AppError,
+  PROBLEM_MEDIA_TYPE,
+  renderError,
+  type ErrorFormat,
+  type RenderedError,
+} from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { RestEnvironment } from '../environment';
 import type { ParserErrorStatus } from '@platform/service';
@@ -87,23 +93,35 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
       rendered.status === 401 && rendered.headers['www-authenticate'] === undefined
         ? {
             ...rendered.headers,
-            'www-authenticate': /^bearer\s/i.test(req.headers.authorization ?? '') ? BEARER_INVALID : 'Bearer',
+            'www-authenticate': /^bearer\s/i.test(req.headers.authorization ?? '')
+              ? BEARER_INVALID
+              : 'Bearer',
           }
         : rendered.headers;
-    // The error's shape depends on Accept: caches must key on it. Problem details go out as exactly
-    // `application/problem+json` (the media type defines no charset parameter; express's json() would add one).
-    res.status(rendered.status).set(headers).vary('Accept');
-    if (rendered.contentType === PROBLEM_MEDIA_TYPE)
-      res.set('content-type', PROBLEM_MEDIA_TYPE).send(Buffer.from(JSON.stringify(rendered.body), 'utf8'));
-    else res.type(rendered.contentType).json(rendered.body);
+    // The error's shape depends on Accept: caches must key on it.
+    const { contentType, body } = serialized(rendered);
+    res.status(rendered.status).set(headers).vary('Accept').set('content-type', contentType);
+    res.send(Buffer.from(body, 'utf8'));
   };
+}
+
+/**
+ * An error's bytes and media type: problem details as exactly `application/problem+json` (the media type defines no
+ * charset parameter), the other formats as the JSON every other answer is.
+ */
+function serialized(rendered: RenderedError): { contentType: string; body: string } {
+  const contentType =
+    rendered.contentType === PROBLEM_MEDIA_TYPE
+      ? PROBLEM_MEDIA_TYPE
+      : `${rendered.contentType}; charset=utf-8`;
+  return { contentType, body: JSON.stringify(rendered.body) };
 }
 
 /**
  * What the HTTP server answers, in the deployment's error format, for a request its parser refused before any route
  * (runService's `parserErrorBody`): headers too large (431), too slow (408), chunk extensions too large (413), or
- * malformed (400). The request's headers
- * were not read, so its Accept cannot choose problem details: a `problem` deployment answers them anyway.
+ * malformed (400). The request's headers were not read, so its Accept cannot choose problem details: a `problem`
+ * deployment answers them anyway.
  */
 export function parserErrorBody(env: RestEnvironment) {
   const errors = {
@@ -121,11 +139,8 @@ export function parserErrorBody(env: RestEnvironment) {
       loginFailureStatus: env.LOGIN_FAILURE_STATUS,
       correlationId,
     });
-    const contentType =
-      rendered.contentType === PROBLEM_MEDIA_TYPE ? PROBLEM_MEDIA_TYPE : `${rendered.contentType}; charset=utf-8`;
     return {
-      contentType,
-      body: JSON.stringify(rendered.body),
+      ...serialized(rendered),
       headers: {
         ...rendered.headers,
         ...versionHeaders(CURRENT_VERSION),

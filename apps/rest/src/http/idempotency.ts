@@ -1,7 +1,7 @@
 /**
  * `Idempotency-Key` on POST (CONTRACT.md 2026-11-23; ADR 0012): the first outcome per caller and key is stored in Redis
  * for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key with another request
- * is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403, 412 and 428 outcomes are not kept. Redis unreachable:
+ * is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept. Redis unreachable:
  * IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee (`Idempotency-Status: unavailable`), `closed`
  * answers 503 + Retry-After.
  */
@@ -150,7 +150,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         try {
           // Kept: what the same request would meet again. Not kept, so the key may be used again: a 5xx, and a
           // request that never ran because it was refused up front, which the caller fixes outside the request: a
-          // credential (401, 403: a valid or wider token) or a precondition (412, 428: re-read, send the new tag).
+          // credential (401, 403: a valid or wider token) or a precondition (412: re-read, send the new tag).
           if (outcome.status >= 500 || NOT_KEPT.has(outcome.status)) await store.release(caller, key);
           else await store.complete(caller, key, fingerprint, outcome);
         } catch (error) {
@@ -164,7 +164,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
   };
 }
 
-const NOT_KEPT = new Set([401, 403, 412, 428]);
+const NOT_KEPT = new Set([401, 403, 412]);
 
 type Outcome = 'first' | 'replayed' | 'in_progress' | 'key_reused' | 'not_stored' | 'unavailable' | 'refused';
 

@@ -9,7 +9,7 @@ import type { RestEnvironment } from '../environment';
 import type { RouteDefinition } from './route';
 import { apiKeyFrom } from './credentials';
 import { requestIdOf } from './request-context';
-import { apiVersionOf, versionPathPrefix } from '../versioning/versioning-middleware';
+import { apiVersionOf } from '../versioning/versioning-middleware';
 import type { Idempotency } from './idempotency';
 import { bodyTag, createPrecondition, notModified, writePrecondition } from './conditional';
 
@@ -99,7 +99,6 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     env: deps.env,
     request: req,
     expectedVersion,
-    pathPrefix: versionPathPrefix(res),
   });
   // `Link` adds to what is there (v1's deprecation links); every other header replaces.
   for (const [name, value] of Object.entries(result.headers ?? {})) {

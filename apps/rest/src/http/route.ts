@@ -27,10 +27,11 @@ export interface RouteContext<P, Q, B> {
   gateway: Gateway;
   env: RestEnvironment;
   request: Request;
-  /** PUT/PATCH/DELETE of a `versioned` route: the version `If-Match` names (null: unconditional). */
+  /**
+   * PUT/PATCH/DELETE or a POST action of a `versioned` route: the version its precondition names (null: unconditional;
+   * -1 for `If-None-Match: *`).
+   */
   expectedVersion: number | null;
-  /** `/v1` when the request named a version, else '': the prefix of a path the response names (Location). */
-  pathPrefix: string;
 }
 
 export interface RouteResult {

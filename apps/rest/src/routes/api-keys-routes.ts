@@ -34,11 +34,11 @@ const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
 /** The one answer that carries the key itself: never cached; `Location` names the key (read without the secret). */
 const toApiKeyCreated = (
   { id, name, scopes, key, createdAt }: CreateApiKeyMutation['createApiKey'],
-  pathPrefix: string,
+  apiVersion: number | undefined,
 ) => ({
   status: 201,
   body: { id: Number(id), name, scopes, key, created_at: createdAt },
-  headers: { 'cache-control': 'no-store', location: locationOf(pathPrefix, KEY_PATH, {}, id) },
+  headers: { 'cache-control': 'no-store', location: locationOf(apiVersion, KEY_PATH, {}, id) },
 });
 
 /** One key with its strong ETag: the version a rename or a recorded use moves (If-Match on PATCH and DELETE). */
@@ -87,11 +87,11 @@ export const apiKeysRoutes = [
       201: { description: 'The created key, with the secret', schema: ApiKeyCreated },
       409: { description: 'Too many keys' },
     },
-    handler: async ({ body, gateway, credentials, pathPrefix }) => {
+    handler: async ({ body, gateway, credentials, version }) => {
       const input = { name: body.name, scopes: body.scopes };
       return toApiKeyCreated(
         (await gateway.execute(CreateApiKey, { input }, credentials)).createApiKey,
-        pathPrefix,
+        version,
       );
     },
   }),

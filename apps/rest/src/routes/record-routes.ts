@@ -66,14 +66,28 @@ export const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] 
 
 /**
  * Where a created record lives (`Location`, RFC 9110 §15.3.2): its express-style path (`/posts/:id/comments/:comment_id`)
- * with the parent's canonical ids from the request's path and the new id in the last parameter, under the request's
- * version prefix. Built from the declaration, not from the request's URL, so only validated ids reach the header.
+ * with the parent's canonical ids from the request's path and the new id in the last parameter, under `/v<n>` when the
+ * request named API version n (however it named it), so a GET of it as is serves the representation the 201 tagged.
+ * Built from the declaration, not from the request's URL, so only validated ids reach the header.
  */
-export function locationOf(pathPrefix: string, path: string, parents: object, id: string | number): string {
+export function locationOf(
+  apiVersion: number | undefined,
+  path: string,
+  parents: object,
+  id: string | number,
+): string {
   const names = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const values: Record<string, unknown> = { ...parents, [names.at(-1)!]: id };
-  return pathPrefix + path.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
+  const prefix = apiVersion === undefined ? '' : `/v${apiVersion}`;
+  return prefix + path.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
 }
+
+/** A created record's answer: 201, its representation and ETag, and its `Location`. */
+export const created = (answer: Represented, location: string): Represented => ({
+  ...answer,
+  status: 201,
+  headers: { ...answer.headers, location },
+});
 
 export function recordRoutes<N extends { id: string; version: number }, P extends z.ZodType>(
   resource: RecordResource<N, P>,
@@ -127,12 +141,13 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         body,
         createsVersioned: true,
         responses: { 201: { description: `The created ${name}`, schema: resource.schema } },
-        handler: async ({ params: parents, body: given, gateway, credentials, version, pathPrefix }) => {
+        handler: async ({ params: parents, body: given, gateway, credentials, version }) => {
           const record = { ...variables?.(parents), input: input ? input(given) : given };
           const node = rootOf(await gateway.execute(operation, record, credentials));
-          const created = represented(node, version);
-          created.headers['location'] = locationOf(pathPrefix, resource.path, parents ?? {}, node.id);
-          return { ...created, status: 201 };
+          return created(
+            represented(node, version),
+            locationOf(version, resource.path, parents ?? {}, node.id),
+          );
         },
       }),
 

@@ -21,7 +21,7 @@ import { defineRoute, type RouteDefinition, type Security } from '../http/route'
 import { versionTag } from '../http/conditional';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { UserFieldsFragment } from '../operations/__generated__/operations';
-import { idParams, locationOf, recordRoutes, rootOf, type Represented } from './record-routes';
+import { created, idParams, locationOf, recordRoutes, rootOf, type Represented } from './record-routes';
 import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
 
 const {
@@ -61,6 +61,7 @@ const forcedStyleOf = (env: RestEnvironment) =>
 const VERSIONED_LIST_BODIES = [UserPublic, UserV2, UserV1].flatMap((user) => listBodyVariants(user));
 
 const UserIdParams = idParams({ user_id: 'User' });
+const USER_PATH = '/users/:user_id';
 
 const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -79,7 +80,7 @@ const accounts = recordRoutes({
   label: 'User',
   tag: 'users',
   scopes: { read: 'users:read', write: 'users:write' },
-  path: '/users/:user_id',
+  path: USER_PATH,
   params: UserIdParams,
   variables: (params) => ({ id: String(params.user_id) }),
   idOf: (params) => params.user_id,
@@ -134,7 +135,11 @@ const accountAction = <B extends z.ZodType = z.ZodType>({
     responses: { 200: { description: `${answered}, with the ETag of its new version`, schema: UserPublic } },
     versioned: true,
     handler: async ({ params, body, gateway, credentials, version, expectedVersion }) => {
-      const variables = { id: String(params.user_id), ...(input ? { input: input(body) } : {}), expectedVersion };
+      const variables = {
+        id: String(params.user_id),
+        ...(input ? { input: input(body) } : {}),
+        expectedVersion,
+      };
       return userResponse(rootOf(await gateway.execute(operation, variables, credentials)), version);
     },
   });
@@ -155,11 +160,9 @@ export const usersRoutes = [
       201: { description: 'The created user', schema: UserPublic },
       409: { description: 'Username or e-mail already registered' },
     },
-    handler: async ({ body, gateway, credentials, version, pathPrefix }) => {
+    handler: async ({ body, gateway, credentials, version }) => {
       const { createUser } = await gateway.execute(CreateUser, { input: body }, credentials);
-      const created = userResponse(createUser, version);
-      created.headers['location'] = locationOf(pathPrefix, '/users/:user_id', {}, createUser.id);
-      return { ...created, status: 201 };
+      return created(userResponse(createUser, version), locationOf(version, USER_PATH, {}, createUser.id));
     },
   }),
   defineRoute({

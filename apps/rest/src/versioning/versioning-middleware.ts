@@ -30,15 +30,6 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export const apiVersionOf = (res: Response): ApiVersion | undefined =>
   (res.locals[LOCALS_KEY] as ResolvedVersion | undefined)?.version;
 
-/**
- * `/v1` when the request named a version (path, header, Accept, query or body), else '': a path the response names
- * (Location) serves the same representation when followed as is, so its ETag is the one the response carried.
- */
-export function versionPathPrefix(res: Response): string {
-  const resolved = res.locals[LOCALS_KEY] as ResolvedVersion | undefined;
-  return resolved?.version === undefined ? '' : `/v${resolved.version}`;
-}
-
 const unsupported = (where: string, value: string) =>
   new AppError(
     'BAD_REQUEST',
