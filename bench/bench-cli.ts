@@ -124,8 +124,11 @@ const PAIRED_ROUNDS = 3;
 
 /** Enough that no scenario is throttled (the limits themselves are exercised by the e2e tests). */
 const UNTHROTTLED = { RATE_LIMIT_POINTS: '1000000000', LOGIN_RATE_LIMIT_POINTS: '1000000000' };
-/** What a deployment runs: production mode (no per-request MongoDB command monitoring, no sandbox); `--env` overrides. */
-const DEPLOYMENT = { NODE_ENV: 'production' };
+/**
+ * What a deployment runs: production mode (no per-request MongoDB command monitoring, no sandbox); `--env` overrides.
+ * The bench's FerretDB is one standalone server, which production otherwise refuses (ADR 0026).
+ */
+const DEPLOYMENT = { NODE_ENV: 'production', MONGO_ALLOW_STANDALONE: 'true' };
 
 interface RequestSpec {
   method: 'GET' | 'POST';

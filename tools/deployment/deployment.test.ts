@@ -60,7 +60,7 @@ const ALLOWED_CALLERS: Record<string, string[]> = {
   items: ['gateway', 'rest', 'users'],
   auth: ['gateway', 'rest', 'users'],
   posts: ['gateway', 'rest', 'users'],
-  mongo: ['auth', 'items', 'mongo', 'mongo-init', 'posts', 'users'],
+  mongo: ['auth', 'items', 'mongo', 'mongo-backup', 'mongo-indexes', 'mongo-init', 'posts', 'users'],
   redis: ['auth', 'gateway', 'items', 'posts', 'rest', 'users'],
 };
 
@@ -70,12 +70,15 @@ const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-envi
  * deployments run (the default); its GATEWAY_URL and GATEWAY_TIMEOUT_MS are then unread (LEFT_TO_DEFAULT).
  */
 const supergraphVariables = parseEnvironmentSchema(read('libs/config/src/supergraph-environment.ts'));
+/** The MongoDB settings every subgraph reads besides its own MONGO_DB. */
+const mongoVariables = parseEnvironmentSchema(read('libs/config/src/mongo-environment.ts'));
 const appVariables = Object.fromEntries(
   APP_NAMES.map((app) => [
     app,
     [
       ...commonVariables,
       ...(app === 'gateway' || app === 'rest' ? supergraphVariables : []),
+      ...((SUBGRAPH_NAMES as readonly string[]).includes(app) ? mongoVariables : []),
       ...parseEnvironmentSchema(read(`apps/${app}/src/environment.ts`)),
     ],
   ]),
@@ -429,10 +432,11 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
   });
 
   it('when pods are read, then they run non-root, read-only, without privilege escalation or capabilities, under RuntimeDefault seccomp', () => {
-    const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
-    expect(workloads.length).toBe(APP_NAMES.length + 3);
+    const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'Job', 'CronJob'].includes(o.kind));
+    // The apps, Redis, MongoDB, and the jobs: mongo-init, mongo-indexes, mongo-backup.
+    expect(workloads.length).toBe(APP_NAMES.length + 5);
     for (const workload of workloads) {
-      const pod = workload['spec'].template.spec;
+      const pod = (workload.kind === 'CronJob' ? workload['spec'].jobTemplate.spec : workload['spec']).template.spec;
       expect({ name: workload.metadata.name, pod: pod.securityContext }).toMatchObject({
         name: workload.metadata.name,
         pod: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
@@ -655,6 +659,35 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
       rmSync(dir, { recursive: true, force: true });
     }
   }, 1_800_000);
+
+  it('when the MongoDB operations are read, then the index Job runs every subgraph image with --create-indexes and its settings, the subgraphs only verify, and a nightly dump keeps a point in time', () => {
+    const job = find('Job', 'mongo-indexes').spec.template.spec;
+    expect(job.containers.map((c: any) => c.name).sort()).toEqual([...SUBGRAPH_NAMES].sort());
+    const mongoSettings = byPrefix('ConfigMap', 'api-platform-mongo')['data'];
+    expect(mongoSettings).toEqual({ MONGO_INDEXES: 'verify', MONGO_ALLOW_STANDALONE: 'false' });
+    for (const app of SUBGRAPH_NAMES) {
+      const container = job.containers.find((c: any) => c.name === app);
+      const deployment = find('Deployment', app).spec.template.spec.containers[0];
+      expect(container.image).toBe(deployment.image);
+      expect(container.command).toEqual(['node', '--enable-source-maps', `dist/apps/${app}/main.js`, '--create-indexes']);
+      // The same settings as the app (its database, the production checks), so it builds what the app verifies.
+      expect(container.envFrom).toEqual(deployment.envFrom);
+      expect(deployment.envFrom.map((e: any) => e.configMapRef.name)).toContainEqual(expect.stringMatching(/^api-platform-mongo/));
+      for (const name of ['MONGO_URL', 'JWT_SECRET', 'SUBGRAPH_SECRET']) {
+        expect(container.env.find((e: any) => e.name === name)).toEqual(deployment.env.find((e: any) => e.name === name));
+      }
+    }
+    const backup = find('CronJob', 'mongo-backup').spec;
+    expect(backup.concurrencyPolicy).toBe('Forbid');
+    const dump = backup.jobTemplate.spec.template.spec.containers[0];
+    expect(dump.image).toBe('mongo:7');
+    expect(dump.command.join(' ')).toMatch(/mongodump --uri="\$MONGO_URL" .*--oplog --gzip --archive=/);
+    expect(backup.jobTemplate.spec.template.spec.volumes).toContainEqual({
+      name: 'backups',
+      persistentVolumeClaim: { claimName: 'mongo-backups' },
+    });
+    expect(find('PersistentVolumeClaim', 'mongo-backups')).toBeDefined();
+  });
 
   it('when the data services are read, then MongoDB 7 is a replica set StatefulSet named in MONGO_URL, and Redis 7 requires the password REDIS_URL carries', () => {
     const mongo = find('StatefulSet', 'mongo');

@@ -22,4 +22,17 @@ describe('npm start passes settings through', () => {
       passThrough(root, { PATH: '/bin', SOMETHING_ELSE: '1', REFRESH_TOKEN_TTL: '60', OTEL_TRACES_SAMPLER: 'always_on' }),
     ).toEqual({ REFRESH_TOKEN_TTL: '60', OTEL_TRACES_SAMPLER: 'always_on' });
   });
+
+  it("when the caller sets NODE_OPTIONS (a heap limit), then every process gets it: Node reads it, no environment.ts", () => {
+    expect(passThrough(root, { NODE_OPTIONS: '--max-old-space-size=384' })).toEqual({
+      NODE_OPTIONS: '--max-old-space-size=384',
+    });
+  });
+
+  it('when a subgraph extends the shared MongoDB settings, then npm start passes them on too', () => {
+    expect(passThrough(root, { MONGO_INDEXES: 'verify', MONGO_ALLOW_STANDALONE: 'true' })).toEqual({
+      MONGO_INDEXES: 'verify',
+      MONGO_ALLOW_STANDALONE: 'true',
+    });
+  });
 });

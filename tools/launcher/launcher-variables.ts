@@ -28,7 +28,7 @@ const namesIn = (file: string): string[] => parseEnvironmentSchema(readFileSync(
 
 /**
  * The variables each process declares, by app: its environment.ts, and the shared pieces of libs/config it extends
- * (commonEnvironment, supergraphEnvironment).
+ * (commonEnvironment, supergraphEnvironment, mongoEnvironment).
  */
 export function variablesByProcess(rootDir: string): Record<string, string[]> {
   const config = (name: string) => join(rootDir, 'libs', 'config', 'src', `${name}.ts`);
@@ -44,6 +44,7 @@ export function variablesByProcess(rootDir: string): Record<string, string[]> {
       for (const name of namesIn(config('common-environment'))) names.add(name);
     if (supergraphService || source.includes('supergraphEnvironment'))
       for (const name of namesIn(config('supergraph-environment'))) names.add(name);
+    if (source.includes('mongoEnvironment')) for (const name of namesIn(config('mongo-environment'))) names.add(name);
     byProcess[app] = [...names].sort();
   }
   return byProcess;
@@ -66,11 +67,18 @@ export function documentedVariables(rootDir: string): string[] {
   return [...names];
 }
 
-/** The caller's values of the declared variables the launcher does not own, and OpenTelemetry's standard `OTEL_*`. */
+/** Read by Node itself in every process (e.g. `--max-old-space-size`, the heap limit the Kubernetes manifests set). */
+const NODE_RUNTIME = ['NODE_OPTIONS'];
+
+/**
+ * The caller's values of the declared variables the launcher does not own, OpenTelemetry's standard `OTEL_*`, and
+ * Node's own `NODE_OPTIONS`.
+ */
 export function passThrough(rootDir: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const passed: Record<string, string> = {};
   // Read by the OpenTelemetry SDK itself (libs/tracing), not by an environment.ts.
   for (const [name, value] of Object.entries(env)) if (name.startsWith('OTEL_') && value !== undefined) passed[name] = value;
+  for (const name of NODE_RUNTIME) if (env[name] !== undefined) passed[name] = env[name];
   for (const name of declaredVariables(rootDir)) {
     const value = env[name];
     if (value !== undefined && !LAUNCHER_OWNED.has(name)) passed[name] = value;

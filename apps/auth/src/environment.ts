@@ -1,13 +1,19 @@
 /** The auth subgraph's settings, parsed once at start. */
 import { z } from 'zod';
 import { API_KEY_MAX_LENGTH, isWellFormedApiKey } from '@platform/auth';
-import { commonEnvironment, metricsPort, port, loadServiceEnvironment } from '@platform/config';
+import {
+  commonEnvironment,
+  metricsPort,
+  port,
+  loadServiceEnvironment,
+  mongoEnvironment,
+} from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4003),
   /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
   METRICS_PORT: metricsPort(9403),
-  MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
+  ...mongoEnvironment.shape,
   MONGO_DB: z.string().min(1).default('api_auth'),
   USERS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4001/graphql'),
   /** Refresh-token lifetime in seconds (default 14 days); each rotation issues a token with a fresh lifetime. */

@@ -366,7 +366,12 @@ describe('production hides the schema (own production gateway and items subgraph
 
   beforeAll(async () => {
     const production = { NODE_ENV: 'production', SUBGRAPH_SECRET: stackSubgraphSecret(stack) };
-    prodItems = await apps.start('items', { ...production, MONGO_DB: `api_items_prod_${unique()}` });
+    prodItems = await apps.start('items', {
+      ...production,
+      MONGO_DB: `api_items_prod_${unique()}`,
+      // The suite's FerretDB is one standalone server, which production otherwise refuses (ADR 0026).
+      MONGO_ALLOW_STANDALONE: 'true',
+    });
     prodGateway = await apps.start('gateway', {
       ...production,
       ...stackSubgraphUrls({ items: `${prodItems.url}/graphql` }),

@@ -1,12 +1,18 @@
 /** The items subgraph's settings, parsed once at start. */
 import { z } from 'zod';
-import { commonEnvironment, loadServiceEnvironment, metricsPort, port } from '@platform/config';
+import {
+  commonEnvironment,
+  loadServiceEnvironment,
+  metricsPort,
+  port,
+  mongoEnvironment,
+} from '@platform/config';
 
 const schema = commonEnvironment.extend({
   PORT: port(4002),
   /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
   METRICS_PORT: metricsPort(9402),
-  MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
+  ...mongoEnvironment.shape,
   MONGO_DB: z.string().min(1).default('api_items'),
   /** The read cache's generations (bumped after every write); unset: no reader can cache this subgraph's answers. */
   REDIS_URL: z.string().optional(),

@@ -23,4 +23,5 @@ export {
   subgraphUrlsOf,
   type SupergraphEnvironment,
 } from './supergraph-environment';
+export { mongoEnvironment } from './mongo-environment';
 export { closeRedis, connectRedis, redisReady, type RedisConnection } from './redis-connection';

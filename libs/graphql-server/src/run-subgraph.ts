@@ -1,6 +1,8 @@
 /**
- * The life of a subgraph process, written once: parse the environment, log, connect MongoDB and create the
- * indexes, build the app, listen with health/readiness, and on shutdown stop Apollo, close clients and MongoDB.
+ * The life of a subgraph process, written once: parse the environment, log, connect MongoDB (refusing unsafe settings
+ * in production) and create the indexes (or, MONGO_INDEXES=verify, wait unready until a Job has built them), build
+ * the app, listen with health/readiness, and on shutdown stop Apollo, close clients and MongoDB. Started with
+ * `--create-indexes`, it only creates the indexes and exits (the Kubernetes Job `mongo-indexes`, docs/mongodb.md).
  * A start-up failure prints one line (no stack, no configuration) and exits 1.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +13,14 @@ import {
   type ResolvedSecrets,
 } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
-import { connectMongo, ensureIndexes, monitorMongo, type IndexSpec, type MongoHandle } from '@platform/mongo';
+import {
+  connectMongo,
+  ensureIndexes,
+  missingIndexes,
+  monitorMongo,
+  type IndexSpec,
+  type MongoHandle,
+} from '@platform/mongo';
 import { MongoCommandStats } from './mongo-command-stats';
 import type { SubgraphAppDeps } from './subgraph-server';
 import { requireSubgraphSecret } from '@platform/auth';
@@ -24,6 +33,8 @@ export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets 
   METRICS_PORT?: number | undefined;
   MONGO_URL: string;
   MONGO_DB: string;
+  MONGO_INDEXES: 'create' | 'verify';
+  MONGO_ALLOW_STANDALONE: boolean;
   /** Where the read cache's generations live (libs/read-cache); absent: nothing to invalidate. */
   REDIS_URL?: string | undefined;
 }
@@ -64,8 +75,19 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, definition.name, {
       monitorCommands: metrics || monitorCommands,
       ...(metrics ? { beforeConnect: monitorMongo } : {}),
+      production,
+      allowStandalone: env.MONGO_ALLOW_STANDALONE,
     });
-    await ensureIndexes(mongo.db, definition.indexes);
+    if (process.argv.includes(CREATE_INDEXES_FLAG)) {
+      await ensureIndexes(mongo.db, definition.indexes);
+      logger.info({ indexes: definition.indexes.length + 1 }, `${definition.name}: indexes created`);
+      await mongo.close();
+      logger.flush();
+      process.exit(0);
+    }
+    let indexes: IndexWatch = { present: () => true, stop: () => undefined };
+    if (env.MONGO_INDEXES === 'create') await ensureIndexes(mongo.db, definition.indexes);
+    else indexes = watchIndexes(mongo, definition.indexes, logger);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
     // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
     const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
@@ -88,10 +110,12 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
       logger,
       // Only callers holding SUBGRAPH_SECRET (the gateway, another subgraph) get past this; health probes are served before it.
       handler: requireSubgraphSecret(app.handler, env.subgraphSecret),
-      readiness: async () => (definition.ready ? definition.ready(app) : true) && (await mongo.ping()),
+      readiness: async () =>
+        indexes.present() && (definition.ready ? definition.ready(app) : true) && (await mongo.ping()),
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
       onShutdown: async () => {
+        indexes.stop();
         await app.server.stop();
         await definition.close?.(app);
         await writes.close();
@@ -105,4 +129,44 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     );
     process.exit(1);
   });
+}
+
+/** `node main.js --create-indexes`: create the indexes and exit (the index Job runs each subgraph image so). */
+export const CREATE_INDEXES_FLAG = '--create-indexes';
+
+const INDEX_POLL_MS = 5_000;
+
+interface IndexWatch {
+  present(): boolean;
+  stop(): void;
+}
+
+/**
+ * MONGO_INDEXES=verify: the process serves but stays unready (no traffic) until every index exists, checking every few
+ * seconds and logging what is missing once; the rollout waits for the Job instead of racing it.
+ */
+function watchIndexes(mongo: MongoHandle, specs: readonly IndexSpec[], logger: Logger): IndexWatch {
+  let present = false;
+  let reported = '';
+  let timer: NodeJS.Timeout | undefined;
+  const check = async () => {
+    try {
+      const missing = await missingIndexes(mongo.db, specs);
+      present = missing.length === 0;
+      const now = missing.join(',');
+      if (!present && now !== reported) {
+        logger.warn(
+          { missing },
+          'indexes missing (MONGO_INDEXES=verify): unready until the index Job has built them',
+        );
+      }
+      if (present && reported !== '') logger.info('indexes present: ready');
+      reported = now;
+    } catch (error) {
+      logger.warn({ err: error }, 'index check failed');
+    }
+    if (!present) timer = setTimeout(() => void check(), INDEX_POLL_MS);
+  };
+  void check();
+  return { present: () => present, stop: () => clearTimeout(timer) };
 }

@@ -1,5 +1,11 @@
 /** MongoDB access shared by the subgraphs: one client per process, integer id sequences, index creation, error helpers, versioned writes. */
-export { connectMongo, type MongoHandle, type ConnectOptions } from './connection';
+export {
+  connectMongo,
+  unsafeSettings,
+  UnsafeMongoConfiguration,
+  type MongoHandle,
+  type ConnectOptions,
+} from './connection';
 export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS_INDEX } from './counters';
 export {
   isDuplicateKeyError,
@@ -9,7 +15,7 @@ export {
   DATABASE_RETRY_AFTER_SECONDS,
 } from './mongo-errors';
 export { DeletionMarks, DELETION_MARKS_COLLECTION, type DeletedRecord } from './deletion-marks';
-export { ensureIndexes, namedIndexes, type IndexSpec } from './indexes';
+export { ensureIndexes, indexName, missingIndexes, namedIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
 export {
   writeVersioned,

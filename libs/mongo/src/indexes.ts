@@ -15,12 +15,47 @@ export interface IndexSpec {
 }
 
 /** The service's own indexes, plus the id-claims index every database that allocates ids reads. */
+const withClaims = (specs: readonly IndexSpec[]): readonly IndexSpec[] => [ID_CLAIMS_INDEX, ...specs];
+
 export async function ensureIndexes(db: Db, specs: readonly IndexSpec[]): Promise<void> {
-  const all: readonly IndexSpec[] = [ID_CLAIMS_INDEX, ...specs];
-  for (const spec of all) {
+  for (const spec of withClaims(specs)) {
     await spec.prepare?.(db);
     await db.collection(spec.collection).createIndex(spec.key, spec.options ?? {});
   }
+}
+
+/** The name a server gives an index: its own option, else MongoDB's default (`field_1_other_-1`). */
+export const indexName = (spec: IndexSpec): string =>
+  spec.options?.name ??
+  Object.entries(spec.key as Record<string, unknown>)
+    .map(([field, direction]) => `${field}_${String(direction)}`)
+    .join('_');
+
+/**
+ * `collection.name` of every index ensureIndexes would create that the database does not have (MONGO_INDEXES=verify:
+ * a Job built them before the rollout; docs/mongodb.md). A collection that does not exist yet has none.
+ */
+export async function missingIndexes(db: Db, specs: readonly IndexSpec[]): Promise<string[]> {
+  const byCollection = new Map<string, Set<string>>();
+  const missing: string[] = [];
+  for (const spec of withClaims(specs)) {
+    let present = byCollection.get(spec.collection);
+    if (!present) {
+      const listed = await db
+        .collection(spec.collection)
+        .listIndexes()
+        .toArray()
+        .catch((error: unknown) => {
+          // NamespaceNotFound (26): no collection, so no index yet.
+          if ((error as { code?: number }).code === 26) return [];
+          throw error;
+        });
+      present = new Set(listed.map((index) => String(index['name'])));
+      byCollection.set(spec.collection, present);
+    }
+    if (!present.has(indexName(spec))) missing.push(`${spec.collection}.${indexName(spec)}`);
+  }
+  return missing;
 }
 
 /**
@@ -28,12 +63,4 @@ export async function ensureIndexes(db: Db, specs: readonly IndexSpec[]): Promis
  * server (FerretDB v1 included) and every deployment finds the same index under the same name.
  */
 export const namedIndexes = (collection: string, ...keys: Array<Record<string, 1 | -1>>): IndexSpec[] =>
-  keys.map((key) => ({
-    collection,
-    key,
-    options: {
-      name: Object.entries(key)
-        .map(([field, direction]) => `${field}_${direction}`)
-        .join('_'),
-    },
-  }));
+  keys.map((key) => ({ collection, key, options: { name: indexName({ collection, key }) } }));

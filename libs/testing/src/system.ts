@@ -75,10 +75,17 @@ export function appEnvironment(
 
 export function startApp(
   name: AppName,
-  options: { rootDir: string; env: Record<string, string>; logDir?: string | undefined; logName?: string },
+  options: {
+    rootDir: string;
+    env: Record<string, string>;
+    logDir?: string | undefined;
+    logName?: string;
+    /** Command-line arguments after the script (e.g. a subgraph's `--create-indexes`). */
+    args?: string[];
+  },
 ): ManagedProcess {
   const script = join(options.rootDir, 'dist', 'apps', name, 'main.js');
-  return startProcess(name, process.execPath, ['--enable-source-maps', script], {
+  return startProcess(name, process.execPath, ['--enable-source-maps', script, ...(options.args ?? [])], {
     cwd: options.rootDir,
     // METRICS_PORT 0 (any free port) unless given: a process started here never takes another's default metrics port.
     env: {
