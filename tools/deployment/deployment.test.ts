@@ -622,6 +622,24 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     }
   }, 1_800_000);
 
+  it('when the alerts are read, then each names its runbook, a section of docs/runbooks.md, and every alert section there belongs to an alert', () => {
+    const rule = find('PrometheusRule', 'api-platform');
+    const rules = (rule['spec'].groups as { rules: { alert?: string; annotations?: Record<string, string> }[] }[])
+      .flatMap((g) => g.rules)
+      .filter((r) => r.alert);
+    const runbooks = read('docs/runbooks.md');
+    const sections = [...runbooks.matchAll(/^## (\S+)$/gm)].map((m) => m[1]!);
+    for (const { alert, annotations } of rules) {
+      expect({ alert, runbook: annotations?.['runbook_url'] }).toEqual({
+        alert,
+        runbook: `docs/runbooks.md#${alert!.toLowerCase()}`,
+      });
+      expect({ alert, section: sections.includes(alert!) }).toEqual({ alert, section: true });
+    }
+    const alerts = rules.map((r) => r.alert);
+    expect(sections.filter((name) => name.startsWith('ApiPlatform') && !alerts.includes(name))).toEqual([]);
+  });
+
   it('when kube-score (built from the Go module proxy) scores the rendered overlay, then every critical finding is fixed or waived with a reason in k8s/kube-score-waivers.yaml, and no waiver is stale', async () => {
     const kubeScore = await ensureGoTool(KUBE_SCORE);
     const dir = mkdtempSync(join(tmpdir(), 'kube-score-'));
