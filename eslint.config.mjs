@@ -22,7 +22,8 @@ const depConstraints = [
   // The process runtime (libs/service): what every process, the REST facade too, runs on.
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:dev-stack'] },
+  { sourceTag: 'type:dev-stack', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   // The supergraph executor: the gateway process serves it, the facade may embed it (GATEWAY_MODE=embedded).
@@ -91,7 +92,7 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@platform/testing'],
+          allow: ['@platform/testing', '@platform/dev-stack'],
           depConstraints,
         },
       ],
@@ -100,18 +101,23 @@ export default tseslint.config(
   {
     // Production code never reaches the test kit; only tests and dev tooling do.
     files: ['apps/**/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    ignores: [...testFiles, 'libs/testing/**'],
+    ignores: [...testFiles, 'libs/testing/**', 'libs/dev-stack/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: '@platform/testing', message: 'Production code never imports the test kit.' }] },
+        {
+          paths: [
+            { name: '@platform/testing', message: 'Production code never imports the test kit.' },
+            { name: '@platform/dev-stack', message: 'Production code never imports the test kit.' },
+          ],
+        },
       ],
     },
   },
   {
     // Only the framework each layer owns (STYLE.md dependency rules).
     files: ['apps/{users,items,auth,posts,gateway}/src/**/*.ts', 'libs/**/*.ts'],
-    ignores: testFiles,
+    ignores: [...testFiles, 'libs/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -119,6 +125,7 @@ export default tseslint.config(
           paths: [
             { name: 'express', message: 'express belongs to the rest app only.' },
             { name: '@platform/testing', message: 'Production code never imports the test kit.' },
+            { name: '@platform/dev-stack', message: 'Production code never imports the test kit.' },
           ],
         },
       ],
@@ -143,6 +150,7 @@ export default tseslint.config(
       '**/environment.ts',
       'libs/config/**/*.ts',
       'libs/testing/**/*.ts',
+      'libs/dev-stack/**/*.ts',
       ...testFiles,
       'tools/**',
       'bench/**',

@@ -29,7 +29,7 @@ import {
   type ManagedProcess,
   type RunningInfra,
   type RunningSystem,
-} from '@platform/testing';
+} from '@platform/dev-stack';
 import { OPERATIONS } from '../apps/rest/src/gateway/gateway-client';
 import { FULL_SEED, SEED_PASSWORD, seedDatabase, seedUsername, type SeedSizes } from './bench-seed';
 import {

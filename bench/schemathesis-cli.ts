@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { http, makeTempDir, runSchemathesis, startFerretDb, startRedis, startSystem } from '@platform/testing';
+import { makeTempDir, runSchemathesis, startFerretDb, startRedis, startSystem } from '@platform/dev-stack';
+import { http } from '@platform/testing';
 
 const log = (message: string) => process.stdout.write(`[schemathesis-bench] ${message}\n`);
 

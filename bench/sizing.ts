@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { foldEmail, foldUsername } from '@platform/contracts';
-import { makeTempDir, startFerretDb } from '@platform/testing';
+import { makeTempDir, startFerretDb } from '@platform/dev-stack';
 
 const log = (message: string) => process.stdout.write(`[sizing] ${message}\n`);
 

@@ -24,7 +24,7 @@ import {
   PROMTOOL,
   SUBGRAPH_NAMES,
   type AppName,
-} from '@platform/testing';
+} from '@platform/dev-stack';
 import {
   defaultPort,
   parseDockerfile,

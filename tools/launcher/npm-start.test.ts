@@ -4,7 +4,8 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { APP_NAMES, freePort, http, makeTempDir, testStack, waitForHttpOk } from '@platform/testing';
+import { APP_NAMES, freePort, makeTempDir, waitForHttpOk } from '@platform/dev-stack';
+import { http, testStack } from '@platform/testing';
 import { documentedVariables, variablesByProcess } from './launcher-variables';
 
 const stack = testStack();

@@ -14,7 +14,7 @@ import {
   type AppName,
   type RunningInfra,
   type RunningSystem,
-} from '@platform/testing';
+} from '@platform/dev-stack';
 import { passThrough } from './launcher-variables';
 
 const log = (message: string) => process.stdout.write(`[start] ${message}\n`);

@@ -10,23 +10,25 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import {
-  http,
-  isWholeCollection,
   makeTempDir,
-  servingIndex,
-  shapeKey,
-  shapesOf,
   startFerretDb,
-  startMongoWireRecorder,
   startRedis,
   startSystem,
   ownSystemEnv,
+  type RunningInfra,
+  type RunningSystem,
+} from '@platform/dev-stack';
+import {
+  http,
+  isWholeCollection,
+  servingIndex,
+  shapeKey,
+  shapesOf,
+  startMongoWireRecorder,
   testStack,
   type IndexKey,
   type MongoWireRecorder,
   type QueryShape,
-  type RunningInfra,
-  type RunningSystem,
 } from '@platform/testing';
 import { issueTokens, registerAccount, type Account } from './test/accounts';
 

@@ -18,14 +18,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'undici';
 import { signAccessToken } from '@platform/auth';
-import {
-  http,
-  makeTempDir,
-  startSystem,
-  testStack,
-  type AppName,
-  type RunningSystem,
-} from '@platform/testing';
+import { makeTempDir, startSystem, type AppName, type RunningSystem } from '@platform/dev-stack';
+import { http, testStack } from '@platform/testing';
 
 const stack = testStack();
 const WORKERS = 8;

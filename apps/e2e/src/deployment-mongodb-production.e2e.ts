@@ -8,15 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import {
-  freePort,
-  http,
-  makeTempDir,
-  startApp,
-  testStack,
-  unique,
-  type ManagedProcess,
-} from '@platform/testing';
+import { freePort, makeTempDir, startApp, type ManagedProcess } from '@platform/dev-stack';
+import { http, testStack, unique } from '@platform/testing';
 
 const stack = testStack();
 

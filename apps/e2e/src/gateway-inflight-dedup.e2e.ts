@@ -6,15 +6,13 @@
  * dedup counter says when they are, then the subgraph resumes and its own request counter says how many it served.
  */
 import {
-  http,
   freePort,
   makeTempDir,
   parsePrometheusText,
   samplesOf,
-  startExtraApp,
-  testStack,
   type ManagedProcess,
-} from '@platform/testing';
+} from '@platform/dev-stack';
+import { http, startExtraApp, testStack } from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
 
 const stack = testStack();

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium, http } from '@platform/testing';
+import { CHROMIUM_ARGS, ensureChromium } from '@platform/dev-stack';
+import { http } from '@platform/testing';
 import { ADMIN, loginToken, stack } from './test/interface-support';
 
 const LOCAL = /^http:\/\/127\.0\.0\.1:\d+\//;

@@ -7,16 +7,8 @@
  * classification of the driver's error, not the gateway giving up.
  */
 import { join } from 'node:path';
-import {
-  errorCodes,
-  http,
-  makeTempDir,
-  startExtraApp,
-  startFerretDb,
-  testStack,
-  type ManagedProcess,
-  type RunningInfra,
-} from '@platform/testing';
+import { makeTempDir, startFerretDb, type ManagedProcess, type RunningInfra } from '@platform/dev-stack';
+import { errorCodes, http, startExtraApp, testStack } from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
 
 jest.setTimeout(180_000);

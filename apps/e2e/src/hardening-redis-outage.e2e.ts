@@ -6,15 +6,8 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import {
-  freePort,
-  startRedis,
-  suiteApps,
-  testStack,
-  unique,
-  type ExtraApp,
-  type RunningInfra,
-} from '@platform/testing';
+import { freePort, startRedis, type RunningInfra } from '@platform/dev-stack';
+import { suiteApps, testStack, unique, type ExtraApp } from '@platform/testing';
 
 const stack = testStack();
 const tokenFor = (sub: string) =>

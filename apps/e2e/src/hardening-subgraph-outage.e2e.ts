@@ -5,16 +5,8 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import {
-  errorCodes,
-  unique,
-  freePort,
-  http,
-  makeTempDir,
-  startExtraApp,
-  testStack,
-  type ManagedProcess,
-} from '@platform/testing';
+import { freePort, makeTempDir, type ManagedProcess } from '@platform/dev-stack';
+import { errorCodes, unique, http, startExtraApp, testStack } from '@platform/testing';
 
 const stack = testStack();
 const SUBGRAPH_TIMEOUT_MS = 1_000;

@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium, http, validateOpenApi31 } from '@platform/testing';
+import { CHROMIUM_ARGS, ensureChromium } from '@platform/dev-stack';
+import { http, validateOpenApi31 } from '@platform/testing';
 import { ADMIN, loginToken, registerUser, stack, unique } from './test/interface-support';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks arbitrary JSON documents

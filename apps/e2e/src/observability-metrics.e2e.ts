@@ -7,15 +7,13 @@
 import {
   APP_NAMES,
   ensureGoTool,
-  http,
   parsePrometheusText,
   PROMTOOL,
   promtoolCheckMetrics,
   samplesOf,
-  stackSubgraphSecret,
-  testStack,
   type Sample,
-} from '@platform/testing';
+} from '@platform/dev-stack';
+import { http, stackSubgraphSecret, testStack } from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
 
 const stack = testStack();

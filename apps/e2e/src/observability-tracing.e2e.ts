@@ -9,16 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  http,
-  makeTempDir,
-  startOtlpReceiver,
-  startSystem,
-  testStack,
-  type OtlpReceiver,
-  type ReceivedSpan,
-  type RunningSystem,
-} from '@platform/testing';
+import { makeTempDir, startSystem, type RunningSystem } from '@platform/dev-stack';
+import { http, startOtlpReceiver, testStack, type OtlpReceiver, type ReceivedSpan } from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
 
 jest.setTimeout(180_000);

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensurePythonTool, http, testStack } from '@platform/testing';
+import { ensurePythonTool } from '@platform/dev-stack';
+import { http, testStack } from '@platform/testing';
 
 const execFile = promisify(execFileCallback);
 const stack = testStack();

@@ -6,7 +6,8 @@
  * the test, with Schemathesis' report (each finding with a curl reproduction) as the message.
  * The committed configuration and its documented exceptions: apps/e2e/schemathesis/. A longer run: bench/schemathesis.mjs.
  */
-import { http, runSchemathesis, testStack } from '@platform/testing';
+import { runSchemathesis } from '@platform/dev-stack';
+import { http, testStack } from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
 
 const stack = testStack();

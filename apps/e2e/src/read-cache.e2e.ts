@@ -11,19 +11,18 @@ import {
   appEnvironment,
   ensureRedisServer,
   freePort,
-  http,
   makeTempDir,
   startApp,
   startProcess,
   startSystem,
   ownSystemEnv,
-  testStack,
   waitForHttpOk,
   waitForPort,
   parsePrometheusText,
   type ManagedProcess,
   type RunningSystem,
-} from '@platform/testing';
+} from '@platform/dev-stack';
+import { http, testStack } from '@platform/testing';
 import { unique } from './test/accounts';
 
 const stack = testStack();

@@ -4,7 +4,8 @@
  * subgraph (one winner among concurrent writers, 412 for the rest and for stale tags, nothing changed), every other
  * write moving the version too, and 428 under REQUIRE_IF_MATCH. Items are covered in rest-safe-retries.e2e.ts. ADR 0012.
  */
-import { http, makeTempDir, startExtraApp, type HttpResponse, type ManagedProcess } from '@platform/testing';
+import { makeTempDir, type ManagedProcess } from '@platform/dev-stack';
+import { http, startExtraApp, type HttpResponse } from '@platform/testing';
 import { registerAccount } from './test/accounts';
 import { adminToken, login, member, rest, stack, unique, type Member } from './test/resources-support';
 

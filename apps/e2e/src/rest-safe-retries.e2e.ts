@@ -6,15 +6,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import {
-  http,
-  freePort,
-  startRedis,
-  suiteApps,
-  type ExtraApp,
-  type HttpResponse,
-  type RunningInfra,
-} from '@platform/testing';
+import { freePort, startRedis, type RunningInfra } from '@platform/dev-stack';
+import { http, suiteApps, type ExtraApp, type HttpResponse } from '@platform/testing';
 import { adminToken, login, member, rest, stack, unique, type Member } from './test/resources-support';
 import { registerAccount } from './test/accounts';
 

@@ -1,6 +1,7 @@
 /** The gateway's APQ cache on the test run's real redis-server: bounded registrations, and an outage is only a miss. */
 import { createLogger } from '@platform/logging';
-import { freePort, testStack } from '@platform/testing';
+import { freePort } from '@platform/dev-stack';
+import { testStack } from '@platform/testing';
 import { RedisApqCache } from '../src/persisted-operations';
 
 const stack = testStack();

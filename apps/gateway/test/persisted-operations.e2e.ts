@@ -8,13 +8,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { makeTempDir, type ManagedProcess } from '@platform/dev-stack';
 import {
   http,
-  makeTempDir,
   stackSubgraphSecret,
   startExtraApp,
   testStack,
-  type ManagedProcess,
   errorCodes as codesOf,
   stackSubgraphUrls,
   unique,

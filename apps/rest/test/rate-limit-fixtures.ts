@@ -1,15 +1,8 @@
 /** Test fixtures for the facade's rate limits: own redis-server and rest processes with small budgets. */
 import { join } from 'node:path';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import {
-  unique,
-  makeTempDir,
-  startExtraApp,
-  startRedis,
-  testStack,
-  type ExtraApp,
-  type RunningInfra,
-} from '@platform/testing';
+import { makeTempDir, startRedis, type RunningInfra } from '@platform/dev-stack';
+import { unique, startExtraApp, testStack, type ExtraApp } from '@platform/testing';
 
 export { unique };
 

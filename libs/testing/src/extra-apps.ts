@@ -1,7 +1,5 @@
 /** Another facade beside the shared test stack: its own port and settings, the shared gateway behind it. */
-import { startApp, type AppName } from './system';
-import type { ManagedProcess } from './managed-process';
-import { freePort, waitForHttpOk } from './ports';
+import { freePort, startApp, waitForHttpOk, type AppName, type ManagedProcess } from '@platform/dev-stack';
 import { testStack } from './test-stack';
 
 export interface ExtraApp {

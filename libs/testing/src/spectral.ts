@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { repositoryRoot } from './repository-root';
+import { repositoryRoot } from '@platform/dev-stack';
 
 const execFile = promisify(execFileCallback);
 const ROOT = repositoryRoot();

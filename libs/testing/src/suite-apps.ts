@@ -1,7 +1,6 @@
 /** What many stack tests repeat: a unique suffix, error codes of a GraphQL answer, extra processes for one block. */
-import { makeTempDir } from './infrastructure';
+import { makeTempDir, type AppName } from '@platform/dev-stack';
 import { startExtraApp, type ExtraApp } from './extra-apps';
-import type { AppName } from './system';
 import { testStack } from './test-stack';
 
 /** A short suffix no other test run uses (names, usernames, database names). */

@@ -3,7 +3,8 @@
  * another gateway, or a low rate limit, beside the shared stack; each in its own log dir, stopped by the caller.
  */
 import { join } from 'node:path';
-import { freePort, makeTempDir, startExtraApp, testStack, type ManagedProcess } from '@platform/testing';
+import { freePort, makeTempDir, type ManagedProcess } from '@platform/dev-stack';
+import { startExtraApp, testStack } from '@platform/testing';
 import { issueTokens, registerAccount, type Account } from './accounts';
 
 export const stack = testStack();

@@ -2,10 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { makeTempDir, startFerretDb, startRedis } from '../infrastructure';
-import { ensureChromium } from '../chromium';
-import { repositoryRoot } from '../repository-root';
-import { startSystem } from '../system';
+// jest loads globalSetup with Node's own resolver (no moduleNameMapper), so the dev stack by its path.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import {
+  ensureChromium,
+  makeTempDir,
+  repositoryRoot,
+  startFerretDb,
+  startRedis,
+  startSystem,
+} from '../../../dev-stack/src';
 import type { TestStack } from '../test-stack';
 
 export default async function globalSetup(): Promise<void> {
