@@ -118,7 +118,7 @@ export function appCpu(cpu: Record<string, number>, own: (name: string) => boole
   );
 }
 
-/** One sample of a Prometheus scrape (the fields of @platform/testing's parsePrometheusText). */
+/** One sample of a Prometheus scrape (the fields of @platform/dev-stack's parsePrometheusText). */
 export interface MetricSample {
   name: string;
   labels: Record<string, string>;

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { makeTempDir, runSchemathesis, startFerretDb, startRedis, startSystem } from '@platform/dev-stack';
-import { http } from '@platform/testing';
 
 const log = (message: string) => process.stdout.write(`[schemathesis-bench] ${message}\n`);
 
@@ -43,16 +42,22 @@ async function main(): Promise<number> {
   try {
     const username = `fuzz${Date.now().toString(36)}`;
     const password = `pw-${randomBytes(6).toString('hex')}-1`;
-    const registered = await http.post(`${system.urls.rest}/users/`, {
-      json: { username, email: `${username}@example.com`, password },
+    const registered = await fetch(`${system.urls.rest}/users/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, email: `${username}@example.com`, password }),
     });
-    if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${registered.text}`);
-    const login = await http.post(`${system.urls.rest}/token`, { form: { username, password } });
-    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+    if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+    const login = await fetch(`${system.urls.rest}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ username, password }),
+    });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const { access_token: token } = (await login.json()) as { access_token: string };
     log(`running Schemathesis: --max-examples ${maxExamples} --seed ${seed} against ${system.urls.rest} (logs: ${temp.path})`);
     const run = await runSchemathesis({
       restUrl: system.urls.rest,
-      token: String(login.body.access_token),
+      token,
       maxExamples,
       seed,
       timeoutMs: 3 * 60 * 60 * 1000,

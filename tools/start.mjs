@@ -1,4 +1,4 @@
-// `npm start`: builds, then runs the whole system (tools/start-system in dist, from libs/testing) in this process,
+// `npm start`: builds, then runs the whole system (tools/start-system in dist, from libs/dev-stack) in this process,
 // so signals from npm reach it directly and it stops every child, FerretDB included.
 import { buildAll } from './build.mjs';
 

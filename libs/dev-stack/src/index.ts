@@ -1,4 +1,8 @@
-/** The development stack: local infrastructure (FerretDB, redis-server), tools, the whole system as real processes. */
+/**
+ * The development stack: what runs the system on a developer's or CI machine, for `npm start` (tools/launcher), the
+ * bench and the tests alike: FerretDB and redis-server provisioned and started, Chromium and the Go and Python tools
+ * the checks run, and the six processes from dist/ (startSystem). No production code imports it (eslint.config.mjs).
+ */
 export {
   ensureFerretDb,
   ensureRedisServer,

@@ -1,4 +1,4 @@
-/** Reading a Prometheus scrape in tests: samples out of the text format, and promtool's lint over it. */
+/** Reading a Prometheus scrape (the bench, the tests): samples out of the text format, and promtool's lint over it. */
 import { spawn } from 'node:child_process';
 
 export interface Sample {

@@ -1,4 +1,4 @@
-/** The repository root, found from wherever the test kit runs: its source under jest, or a bundle in dist/tools. */
+/** The repository root, found from wherever the dev stack runs: its source under jest, or a bundle in dist/tools. */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

@@ -1,4 +1,8 @@
-/** The test kit: the stack jest's globalSetup started, HTTP helpers, receivers and recorders. */
+/**
+ * The test kit, for tests only: jest's globalSetup (src/jest) and the stack it started (testStack), extra processes
+ * beside it, the HTTP test client, OpenAPI validation and Spectral, an OTLP receiver, the MongoDB wire recorder and
+ * index coverage. It builds on @platform/dev-stack; neither production code nor npm start nor the bench import it.
+ */
 export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
 export { startExtraApp, type ExtraApp } from './extra-apps';
 export { http, type HttpOptions, type HttpResponse } from './http-client';
