@@ -123,7 +123,7 @@ export default tseslint.config(
     },
   },
   {
-    // Only the framework each layer owns (STYLE.md dependency rules).
+    // Only the framework each layer owns (docs/conventions.md#layers).
     files: ['apps/{users,items,auth,posts,gateway}/src/**/*.ts', 'libs/**/*.ts'],
     ignores: testFiles,
     rules: {

@@ -1,5 +1,5 @@
-// Test kinds by suffix (STYLE.md): *.spec.ts unit (no I/O); *.test.ts component and *.e2e.ts whole stack, both
-// against the real processes, FerretDB and redis-server that globalSetup starts once per run.
+// Test kinds by suffix (docs/conventions.md#tests): *.spec.ts unit (no I/O); *.test.ts component and *.e2e.ts whole
+// stack, both against the real processes, FerretDB and redis-server that globalSetup starts once per run.
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const moduleNameMapper = Object.fromEntries(

@@ -1,6 +1,6 @@
 /**
  * `npm start`: FerretDB (data in .data/) and redis-server unless MONGO_URL / REDIS_URL are set, then the six
- * processes on CONTRACT.md's ports; prints where each listens; Ctrl-C or SIGTERM stops everything.
+ * processes on their default ports (README.md); prints where each listens; Ctrl-C or SIGTERM stops everything.
  */
 import { join, resolve } from 'node:path';
 import { resolveJwtSecret } from '@platform/config';

@@ -26,8 +26,9 @@ const schema = commonEnvironment.extend({
   RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
   /**
-   * A key valid with every `*:read` scope (CONTRACT.md); unset or empty: none. Held to the API-key alphabet the facade
-   * and gateway check first (visible ASCII, at most 512), so the configured key is never one they would refuse.
+   * A key valid with every `*:read` scope (docs/interface.md#api-keys); unset or empty: none. Held to the API-key
+   * alphabet the facade and gateway check first (visible ASCII, at most 512), so the configured key is never one they
+   * would refuse.
    */
   BOOTSTRAP_API_KEY: z
     .string()

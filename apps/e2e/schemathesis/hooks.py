@@ -1,7 +1,7 @@
 """Schemathesis hooks for the facade's run (apps/e2e/src/openapi-schemathesis.e2e.ts); each says why it exists.
 
 1. Server-issued values are not generated. `pageToken` (and its alias `cursor`) is an HMAC-signed position bound to
-   its collection, filters and sort (CONTRACT.md "Listings"): any value a generator can make is refused (422) by design,
+   its collection, filters and sort (docs/interface.md#page-tokens): any value a generator can make is refused (422),
    so "schema-valid but rejected" would be reported for every one. The parameters are dropped from the loaded schema;
    the e2e tests of the listing library follow real `nextPageToken`s instead.
    The same holds for the conditional and retry headers (ADR 0012): `If-Match` and `If-None-Match` carry ETags the

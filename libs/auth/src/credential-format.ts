@@ -1,7 +1,8 @@
 /**
- * The alphabets credentials must keep before anything else looks at them (CONTRACT.md, 2026-11-23): a value outside
- * its alphabet is a 401 at once, so no malformed credential is ever hashed, looked up or forwarded as a header (which
- * the HTTP client would refuse with a 503). Checked by the REST facade and at the gateway entry; defined only here.
+ * The alphabets credentials must keep before anything else looks at them (docs/interface.md#credentials): a value
+ * outside its alphabet is a 401 at once, so no malformed credential is ever hashed, looked up or forwarded as a header
+ * (which the HTTP client would refuse with a 503). Checked by the REST facade and at the gateway entry; defined only
+ * here.
  */
 import { AppError } from '@platform/errors';
 

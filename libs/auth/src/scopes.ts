@@ -1,4 +1,4 @@
-/** Scopes and the roles that grant them (CONTRACT.md "Access"). */
+/** Scopes and the roles that grant them (docs/interface.md#scopes-and-roles). */
 export const ALL_SCOPES = [
   'users:read',
   'users:write',

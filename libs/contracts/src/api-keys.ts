@@ -8,7 +8,7 @@ import { ENTITY_ID_MAX } from './entity-id';
 /** A user holds at most this many keys; GET /api-keys returns them all in one array. */
 export const API_KEYS_PER_USER_MAX = 100;
 
-/** One of the scope names (CONTRACT.md "Access"); whether the caller may grant it is the auth subgraph's decision. */
+/** A scope name (docs/interface.md#scopes-and-roles); which ones a caller may grant is the auth subgraph's decision. */
 const ScopeName = z.enum(ALL_SCOPES, `must be one of ${ALL_SCOPES.join(', ')}`);
 
 /**

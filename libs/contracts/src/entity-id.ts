@@ -1,7 +1,7 @@
 /**
  * Entity ids: canonical positive decimal integers (`[1-9][0-9]*`, at most 15 digits), carried as GraphQL IDs and REST
  * path segments. `0x10`, ` 1`, `1\n`, `1e3`, `01`, `0` and `1.0` are not ids: a client error naming the field.
- * One parser for every transport (CONTRACT.md "Decisions added 2026-11-23").
+ * One parser for every transport (docs/interface.md#ids).
  */
 import { z } from 'zod';
 import { validationError } from '@platform/errors';

@@ -1,5 +1,5 @@
 /**
- * Identity comparison (CONTRACT.md "Decisions added 2026-11-23"): usernames and e-mail addresses are stored as given,
+ * Identity comparison (docs/interface.md#text): usernames and e-mail addresses are stored as given,
  * except that an e-mail's domain is lower-cased (domains are case-insensitive), and compared case-folded, so "Admin"
  * and "ADMIN" are the same account name as "admin", and "Ann@Example.com" the same address as "ann@example.com".
  * Both are ASCII by their schemas (UserCreate, z.email), where lower-casing is exact case folding.

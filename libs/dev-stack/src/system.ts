@@ -19,7 +19,7 @@ export const DEFAULT_PORTS: Record<AppName, number> = {
   posts: 4004,
 };
 
-/** Each process's METRICS_PORT default (its environment.ts; CONTRACT.md). */
+/** Each process's METRICS_PORT default (its environment.ts; README.md#configuration). */
 export const DEFAULT_METRICS_PORTS: Record<AppName, number> = {
   rest: 9300,
   gateway: 9400,

@@ -1,4 +1,7 @@
-/** Renders an AppError as the deployment's one error body shape (CONTRACT.md "Errors"), or as RFC 9457 problem details. */
+/**
+ * Renders an AppError as the deployment's one error body shape (docs/interface.md#error-formats), or as RFC 9457
+ * problem details.
+ */
 import { AppError } from './app-error';
 import { ERROR_CODES } from './error-codes';
 import { localizedMessages, pickLanguage } from './messages';

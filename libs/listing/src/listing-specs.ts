@@ -1,6 +1,6 @@
 /**
- * What each collection lets clients filter and sort on (CONTRACT.md "Listings"), with the REST name, the GraphQL
- * name and the MongoDB path of each field. REST and the subgraphs both read these; nothing else lists fields.
+ * What each collection lets clients filter and sort on (docs/interface.md#filters-and-sort), with the REST name, the
+ * GraphQL name and the MongoDB path of each field. REST and the subgraphs both read these; nothing else lists fields.
  */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean';
 

@@ -9,7 +9,9 @@ export type ScalarValue = string | number | boolean;
  */
 export type FilterInput = Record<string, Partial<Record<FilterOperator, ScalarValue | ScalarValue[]>>>;
 
-/** The pagination style a REST request chose (CONTRACT.md "Listings": precedence cursor, page, keyset, offset). */
+/**
+ * The pagination style a REST request chose (docs/interface.md#pagination: precedence cursor, page, keyset, offset).
+ */
 export type PaginationRequest =
   | { style: 'cursor'; pageSize: number; pageToken: string | null }
   | { style: 'page'; page: number; size: number }

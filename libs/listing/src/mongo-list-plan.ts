@@ -23,7 +23,7 @@ import {
 export const DEFAULT_FIRST = 20;
 /** Root lists for GraphQL clients: at most 100 a page, like REST's pageSize. */
 export const MAX_FIRST = 100;
-/** The REST facade's `limit` (CONTRACT.md: 1..1000) reaches the subgraphs as `first`. */
+/** The REST facade's `limit` (1..1000, docs/interface.md#pagination) reaches the subgraphs as `first`. */
 export const MAX_FACADE_FIRST = 1000;
 
 type MongoFilter = Record<string, unknown>;

@@ -23,7 +23,7 @@ import {
 
 export type ListStyle = PaginationRequest['style'];
 
-/** Defaults and bounds (CONTRACT.md "Listings"); values out of range are refused, never clamped. */
+/** Defaults and bounds (docs/interface.md#pagination); values out of range are refused, never clamped. */
 export const LISTING_LIMITS = {
   pageSize: { default: 20, min: 1, max: 100 },
   size: { default: 10, min: 1, max: 100 },
@@ -98,7 +98,7 @@ function parseFilter(spec: ListingSpec, key: string, raw: unknown, filter: Filte
   if (!match) return false;
   const [, name, op] = match as unknown as [string, string, string | undefined];
   const field = fieldByRest(spec, name);
-  // `id` is sortable and the keyset key, but CONTRACT.md does not list it as a REST filter.
+  // `id` is sortable and the keyset key, but not a REST filter (docs/interface.md#filters-and-sort).
   if (!field || field.path === '_id') return false;
   const operator = op === undefined ? 'eq' : op;
   if (!isOperator(operator) || !operatorsFor(field).includes(operator)) {

@@ -1,7 +1,8 @@
 /**
- * Where idempotent POST outcomes live (CONTRACT.md: replays kept 24 h per caller and key): one Redis key per caller and
- * Idempotency-Key, claimed with a single `SET NX PX` (atomic on every Redis), then overwritten with the outcome.
- * A claim that is never completed (the process died mid-request) expires after `runningTtlMs`, so a retry runs again.
+ * Where idempotent POST outcomes live (docs/interface.md#idempotency-key: replays kept 24 h per caller and key): one
+ * Redis key per caller and Idempotency-Key, claimed with a single `SET NX PX` (atomic on every Redis), then overwritten
+ * with the outcome. A claim that is never completed (the process died mid-request) expires after `runningTtlMs`, so a
+ * retry runs again.
  *
  * Redis holds nothing a reader of it could use (ADR 0012): the key is an HMAC of caller and Idempotency-Key, the
  * request's fingerprint an HMAC of the request (a registration's password cannot be guessed against it offline), and

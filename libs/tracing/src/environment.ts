@@ -1,6 +1,6 @@
 /**
- * Whether tracing is on, from the standard OpenTelemetry variables only (CONTRACT.md): on when an OTLP endpoint or a
- * traces exporter is configured, off when none is (or OTEL_SDK_DISABLED=true, or OTEL_TRACES_EXPORTER=none). Every
+ * Whether tracing is on, from the standard OpenTelemetry variables only (README.md#traces): on when an OTLP endpoint or
+ * a traces exporter is configured, off when none is (or OTEL_SDK_DISABLED=true, or OTEL_TRACES_EXPORTER=none). Every
  * other OTEL_* variable (sampler, protocol, headers, resource attributes, ...) is read by the SDK itself.
  */
 export interface TracingEnvironment {

@@ -1,9 +1,9 @@
 /**
- * `Idempotency-Key` on POST (CONTRACT.md 2026-11-23; ADR 0012): the first outcome per caller and key is stored in Redis
- * for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key with another request
- * is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept. Redis unreachable:
- * IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee (`Idempotency-Status: unavailable`), `closed`
- * answers 503 + Retry-After.
+ * `Idempotency-Key` on POST (docs/interface.md#idempotency-key; ADR 0012): the first outcome per caller and key is
+ * stored in Redis for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key
+ * with another request is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are
+ * not kept. Redis unreachable: IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee
+ * (`Idempotency-Status: unavailable`), `closed` answers 503 + Retry-After.
  */
 import type { Request, Response } from 'express';
 import { AppError } from '@platform/errors';
@@ -22,7 +22,7 @@ import { errorFormatFor } from './error-handler';
 import { apiKeyFrom } from './credentials';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-/** 1-255 printable ASCII characters (CONTRACT.md 2026-11-23). */
+/** 1-255 printable ASCII characters (docs/interface.md#idempotency-key). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 const REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 /** The least a Redis command of the idempotency store may take before the POST runs per IDEMPOTENCY_FAIL_MODE. */

@@ -22,7 +22,7 @@ export interface RouteContext<P, Q, B> {
   query: Q;
   body: B;
   credentials: CallCredentials;
-  /** The API version the request asked for (CONTRACT.md "Versioning"); undefined means current. */
+  /** The API version the request asked for (docs/interface.md#versioning); undefined means current. */
   version: number | undefined;
   gateway: Gateway;
   env: RestEnvironment;

@@ -1,5 +1,5 @@
 /**
- * The error body schemas of the four formats (CONTRACT.md "Errors"); OpenAPI shows the configured one as
+ * The error body schemas of the four formats (docs/interface.md#error-formats); OpenAPI shows the configured one as
  * `application/json` and problem details as `application/problem+json` (what `Accept` selects on any deployment).
  */
 import { z } from 'zod';

@@ -415,7 +415,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         headers: { ...COMMON_RESPONSE_HEADERS, ETag: RESPONSE_HEADERS.ETag },
       };
     // Every operation can meet these: an unknown version or malformed request (400), a credential outside its alphabet
-    // (401, public routes too: CONTRACT.md checks credentials before anything else), limits and dependencies.
+    // (401, public routes too: credentials are checked before anything else, docs/interface.md#credentials), limits and
+    // dependencies.
     const errorStatuses = new Set<number>([400, 401, 429, 500, 503]);
     if (route.security !== 'public') errorStatuses.add(403);
     if (route.body || route.query || route.params) errorStatuses.add(env.VALIDATION_STATUS);

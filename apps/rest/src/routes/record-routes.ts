@@ -15,7 +15,8 @@ type InvalidIdStatus = 400 | 'validation';
 
 /**
  * Path parameters that are entity ids (`{ item_id: 'Item' }`), each documented with the status a malformed one gets:
- * 400 for `item_id` (the spec says so), the deployment's validation status elsewhere (CONTRACT.md, ADR 0010).
+ * 400 for `item_id` (the interface says so), the deployment's validation status elsewhere (docs/interface.md#ids,
+ * ADR 0010).
  */
 export function idParams<K extends string>(
   records: Record<K, string>,

@@ -1,8 +1,8 @@
 /**
- * The users resource: registration, the listing (every style of CONTRACT.md "Listings", or the one USERS_LIST_STYLE
- * forces), reads, updates, deletion and the account actions, translated into gateway operations, and the REST User
- * representations they answer with. The facade only checks that a credential is present; the users and auth subgraphs
- * verify it and enforce scopes (users:read, users:write) and ownership (self or admin).
+ * The users resource: registration, the listing (every style of docs/interface.md#pagination, or the one
+ * USERS_LIST_STYLE forces), reads, updates, deletion and the account actions, translated into gateway operations, and
+ * the REST User representations they answer with. The facade only checks that a credential is present; the users and
+ * auth subgraphs verify it and enforce scopes (users:read, users:write) and ownership (self or admin).
  */
 import { z } from 'zod';
 import {
@@ -47,7 +47,7 @@ export const toUserPublic = (user: UserFieldsFragment) => ({
   role: user.role,
 });
 
-/** A listed user: v1 `{id, name}`, v2 adds `email`, unversioned paths the full User (CONTRACT.md "Versioning"). */
+/** A listed user: v1 `{id, name}`, v2 adds `email`, unversioned paths the full User (docs/interface.md#versioning). */
 export function toUserListItem(user: UserFieldsFragment, version: number | undefined) {
   if (version === 1) return { id: Number(user.id), name: user.username };
   if (version === 2) return { id: Number(user.id), name: user.username, email: user.email };

@@ -1,5 +1,5 @@
 /**
- * API versions (CONTRACT.md "Versioning"): which versions exist, how a version value is parsed, and the headers a
+ * API versions (docs/interface.md#versioning): which versions exist, how a version value is parsed, and the headers a
  * response carries. Unversioned requests get the current representation and say `X-API-Version: 2`.
  */
 interface VersionInfo {

@@ -1,5 +1,5 @@
 /**
- * Resolves the API version of every request once, in CONTRACT.md's precedence (path, `X-API-Version`, `Accept`,
+ * Resolves the API version of every request once, in the interface's precedence (path, `X-API-Version`, `Accept`,
  * `?version`, body), so routes see it as `RouteContext.version`: the `/v1` and `/v2` prefixes are stripped (the
  * same router, 404 and 405 serve prefixed and unprefixed paths), `?version` is removed before query validation, and
  * a body `{"version": 2, "data": {...}}` is unwrapped before body validation. An unknown version is a 400.
