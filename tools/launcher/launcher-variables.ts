@@ -22,6 +22,8 @@ export const LAUNCHER_OWNED = new Set([
   'POSTS_SUBGRAPH_URL',
   'SUPERGRAPH_PATH',
   'METRICS_PORT',
+  // npm start's FerretDB has no index Job: its subgraphs always build their indexes at start.
+  'MONGO_INDEXES',
 ]);
 
 const namesIn = (file: string): string[] => parseEnvironmentSchema(readFileSync(file, 'utf8')).map((variable) => variable.name);

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     const metricsPorts = Object.fromEntries(
       APP_NAMES.map((name) => [name, portFromEnv(`${name}_metrics`, DEFAULT_METRICS_PORTS[name])]),
     ) as Record<AppName, number>;
-    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, metricsPorts, env: { DATA_DIR: dataDir, ...passthrough } });
+    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, metricsPorts, env: { DATA_DIR: dataDir, ...passthrough, MONGO_INDEXES: 'create' } });
     log('all processes ready:');
     for (const name of APP_NAMES) {
       const url = `${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`;
