@@ -1,10 +1,14 @@
 /**
  * `npm run bench`: boots the real system (FerretDB, redis-server and the six processes from dist/, as `npm start`
- * does, on free ports) over a fresh, seeded database, then runs each autocannon scenario (warm-up, then a measured
- * run at c=50) and samples every process's CPU from /proc. Writes bench/results/latest.json and prints a table.
+ * does, on free ports) over a fresh, seeded database, beside the floor server and the peers (the docs-default Apollo
+ * chain, and Hive Gateway over our own subgraphs with the same minimal facade in front), then runs each scenario
+ * and samples every process's CPU from /proc. The scenarios that are compared with each other run in alternating
+ * rounds and each reports the median of its rounds. Writes bench/results/latest.json and prints a table with the
+ * ratios and the acceptance checks (docs/performance.md).
  *
- *   npm run bench                  # full run (about 4 minutes)
- *   npm run bench -- --quick       # short runs (under a minute and a half), noisy numbers
+ *   npm run bench                  # full run (about 13 minutes on a quiet machine)
+ *   npm run bench -- --quick       # one short round of everything (about 4 minutes), noisy numbers
+ *   npm run bench -- --quick --only='*.users.get'               # one group; `*` matches any characters
  *   npm run bench -- --only=rest.users.get,gateway.users.get --env GATEWAY_IN_PROCESS=true --out=/tmp/a.json
  *   npm run bench -- --quick --uncached  # include the uncached system (every cache and dedup off) in a short run too
  */
@@ -36,20 +40,26 @@ import {
   addCacheCounts,
   checkTargets,
   computeRatios,
-  cpuPerRequest,
   formatTable,
-  mergeRuns,
+  IDLE_WINDOW_MS,
+  IDLE_WINDOWS,
+  idleAfterMs,
+  matchesOnly,
   ownProcesses,
+  readerProcess,
+  RATIOS,
   skippedScenario,
-  summarizeRun,
+  summarizeRounds,
   UNCACHED_PREFIX,
   type CacheCount,
   type CpuTicks,
   type LoadRun,
   type MetricSample,
-  REFERENCES,
+  type Round,
   type ScenarioResult,
+  type Target,
 } from './bench-results';
+import { runStreams, type RequestSpec, type Stream } from './load';
 
 const { GetUser } = OPERATIONS;
 
@@ -62,14 +72,17 @@ interface Options {
   out: string | null;
   warmupSeconds: number;
   durationSeconds: number;
+  /** Alternating rounds of the compared scenarios (3; 1 with --quick); each scenario reports the median of its rounds. */
+  rounds: number;
   connections: number;
   /** Boot and seed, print the URLs and the token, then wait for Ctrl-C (for profiling by hand). */
   hold: boolean;
   /**
-   * Reads pick ids in 1..hot (0: the whole data set). FerretDB v1's SQLite backend pushes down only a string or
-   * ObjectId `_id` equality: any other filter, an integer `_id` included, is a scan in insertion order that stops at the
-   * first match, so a read of id N costs N documents decoded. A small hot set keeps the database out of the way
-   * of the application path under test; the `*.full_range` scenario shows the scan (docs/performance.md).
+   * Reads pick ids in 1..hot (0: the whole data set); writes pick ids in hot+1..2*hot (other records of the same type).
+   * FerretDB v1's SQLite backend pushes down only a string or ObjectId `_id` equality: any other filter, an integer
+   * `_id` included, is a scan in insertion order that stops at the first match, so a read of id N costs N documents
+   * decoded. A small hot set keeps the database out of the way of the application path under test; the
+   * `*.full_range` scenario shows the scan (docs/performance.md).
    */
   hot: number;
   /**
@@ -80,7 +93,7 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { quick: false, only: null, env: {}, out: null, warmupSeconds: 3, durationSeconds: 15, connections: 50, hold: false, hot: 10, uncached: null };
+  const options: Options = { quick: false, only: null, env: {}, out: null, warmupSeconds: 3, durationSeconds: 15, rounds: 3, connections: 50, hold: false, hot: 10, uncached: null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     const value = (prefix: string) => (arg.startsWith(`${prefix}=`) ? arg.slice(prefix.length + 1) : argv[++i] ?? '');
@@ -92,6 +105,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg.startsWith('--out')) options.out = resolve(value('--out'));
     else if (arg.startsWith('--hot')) options.hot = Number(value('--hot'));
     else if (arg.startsWith('--duration')) options.durationSeconds = Number(value('--duration'));
+    else if (arg.startsWith('--rounds')) options.rounds = Number(value('--rounds'));
     else if (arg.startsWith('--env')) {
       const pair = value('--env');
       const eq = pair.indexOf('=');
@@ -102,12 +116,24 @@ function parseArgs(argv: readonly string[]): Options {
   if (options.quick) {
     options.warmupSeconds = 1;
     options.durationSeconds = Math.min(options.durationSeconds, 3);
+    options.rounds = 1;
   }
+  if (!(options.rounds >= 1)) throw new Error('--rounds takes a number >= 1');
   return options;
 }
 
-/** The scenarios the ratios compare: measured in interleaved rounds (PAIRED_ROUNDS in a full run, one with --quick). */
-const PAIRED_SCENARIOS = ['rest.users.get', 'rest.users.get.remote', 'gateway.users.get', 'direct.users.get', 'baseline.users.get', 'rest.users.get.uncached'];
+/**
+ * The groups of scenarios compared with each other: each group runs in alternating rounds (every scenario of the group
+ * once per round, for the duration over the rounds; the write scenarios for the whole duration each round), so a slow
+ * spell of the machine lands on all of them alike. `single`: one run each, nothing compared.
+ */
+type Group = 'reads' | 'join' | 'mixed' | 'writes' | 'single';
+/**
+ * The order the groups run in: the compared reads first; the scenarios that write after them (on FerretDB v1 a write is
+ * a collection pass, and work a write path leaves behind lands in whatever runs next); the singles last (registration
+ * writes, the full-range read and the listing scan the collections).
+ */
+const PHASES: readonly Group[] = ['reads', 'join', 'mixed', 'writes', 'single'];
 
 /**
  * Every setting that switches a cache or a deduplication off, for the uncached system (issue 19: "with every cache
@@ -120,7 +146,6 @@ const UNCACHED_ENV: Record<string, string> = {
   // hperf: identical in-flight reads deduplicated (they need the cache's generation anyway: ADR 0017).
   SUBGRAPH_DEDUP: 'off',
 };
-const PAIRED_ROUNDS = 3;
 
 /** Enough that no scenario is throttled (the limits themselves are exercised by the e2e tests). */
 const UNTHROTTLED = { RATE_LIMIT_POINTS: '1000000000', LOGIN_RATE_LIMIT_POINTS: '1000000000' };
@@ -130,18 +155,32 @@ const UNTHROTTLED = { RATE_LIMIT_POINTS: '1000000000', LOGIN_RATE_LIMIT_POINTS: 
  */
 const DEPLOYMENT = { NODE_ENV: 'production', MONGO_ALLOW_STANDALONE: 'true' };
 
-interface RequestSpec {
-  method: 'GET' | 'POST';
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
+/**
+ * The mixed scenarios (issue 29): readers of the hot set and writers of other records of the same type, side by side
+ * on MIXED_CONNECTIONS connections split by the mix (95/5: 38 readers and 2 writers; 80/20: 32 and 8), each a closed
+ * loop. The split is of the clients, not of each client's requests: on FerretDB v1 a write costs a whole-collection
+ * pass (~0.5 s) and a read of the hot set ~1 ms, so a 5 % chance per request in one closed loop would leave every
+ * connection waiting on writes and make the reads' rate 19x the writes' whatever the read path costs. The share of
+ * answers that were writes is reported beside the result.
+ */
+const MIXES = [
+  { name: 'mixed_95_5', writeShare: 0.05 },
+  { name: 'mixed_80_20', writeShare: 0.2 },
+] as const;
+const MIXED_CONNECTIONS = 40;
+/** The write scenarios' concurrencies (issue 29: c=1 and c=16). */
+const WRITE_CONCURRENCIES = [1, 16] as const;
+/** After a write load: how long FerretDB's CPU is watched for it to go idle (idleAfterMs). */
+const AFTER_LOAD_OBSERVE_MS = { quick: 3_000, full: 10_000 };
+/** A request not answered within this counts as an error (the client's timeout). */
+const CLIENT_TIMEOUT_MS = 10_000;
 
 interface Scenario {
   name: string;
-  target: 'rest' | 'rest-remote' | 'gateway' | 'direct' | 'baseline' | 'rest-uncached';
+  target: Target;
+  group: Group;
   /** The OpenAPI path and method the scenario needs; absent in openapi.json: "skipped: route missing". */
-  route?: { path: string; method: 'get' | 'post' };
+  route?: { path: string; method: 'get' | 'post' | 'patch' };
   expectStatus: number;
   next: () => RequestSpec;
   /** Checks the probe's parsed body; returns a problem or null. */
@@ -152,6 +191,14 @@ interface Scenario {
   connections?: number;
   /** Only in a full run (a database demonstration, not an application number). */
   fullRunOnly?: boolean;
+  /** Driven by runStreams instead of autocannon: several streams at once, or writes whose every answer is awaited. */
+  streams?: () => Stream[];
+  /** The stream the scenario's headline figures are (default: the first). */
+  main?: string;
+  /** Watch FerretDB's CPU after the last answer (the write scenarios). */
+  afterLoad?: boolean;
+  /** GraphQL: a 200 whose body has `errors` is an error too. */
+  graphql?: boolean;
 }
 
 const randomInt = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
@@ -185,6 +232,8 @@ const has = (body: unknown, path: readonly string[]): boolean => {
   return current !== null && current !== undefined;
 };
 
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const rootDir = resolve(__dirname, '..', '..');
@@ -199,7 +248,7 @@ async function main(): Promise<void> {
 
   const includeUncached = options.uncached ?? (options.only?.includes('rest.users.get.uncached') || !options.quick);
   /** Selected by --only (all without it); the uncached system's scenario also by --uncached / --quick (Options). */
-  const wanted = (name: string) => (!options.only || options.only.includes(name)) && (name !== 'rest.users.get.uncached' || includeUncached);
+  const wanted = (name: string) => matchesOnly(name, options.only) && (name !== 'rest.users.get.uncached' || includeUncached);
   if (wanted('rest.users.get.uncached')) log(`uncached system: rest.users.get again with ${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
   const tmp = makeTempDir('api-bench-');
@@ -208,14 +257,15 @@ async function main(): Promise<void> {
   let direct: ManagedProcess | undefined;
   let restRemote: ManagedProcess | undefined;
   let uncachedSystem: RunningSystem | undefined;
-  const baseline: ManagedProcess[] = [];
+  /** The peers' processes (baseline chain, Hive Gateway and its facade), stopped in reverse order. */
+  const peers: ManagedProcess[] = [];
   let stopping = false;
   const cleanup = async () => {
     if (stopping) return;
     stopping = true;
     await direct?.stop('SIGTERM', 5_000);
     await restRemote?.stop('SIGTERM', 5_000);
-    for (const proc of [...baseline].reverse()) await proc.stop('SIGTERM', 5_000);
+    for (const proc of [...peers].reverse()) await proc.stop('SIGTERM', 5_000);
     await uncachedSystem?.stop();
     await system?.stop();
     await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
@@ -271,25 +321,67 @@ async function main(): Promise<void> {
     await waitForHttpOk(`${restRemoteUrl}/readyz`, 60_000, () => restRemote?.child.exitCode === null);
     const metricsUrls: Record<string, string> = { ...system.metricsUrls, 'rest-remote': `http://127.0.0.1:${remoteMetricsPort}/metrics` };
 
-    // The docs-default baseline (bench/baseline): subgraph, then the gateway (it composes by introspecting the
-    // subgraph at start), then the facade; same FerretDB and seeded users, same deployment environment.
+    /** Starts one of the bench's own scripts (dist/tools) or a peer's command; resolves once its port answers. */
+    const startPeer = async (name: string, args: string[], env: Record<string, string>) => {
+      const port = await freePort();
+      const proc = startProcess(name, process.execPath, args, {
+        cwd: rootDir,
+        env: { PATH: process.env['PATH'] ?? '', ...DEPLOYMENT, ...env, PORT: String(port) },
+        logFile: join(tmp.path, `${name}.log`),
+      });
+      peers.push(proc);
+      await waitForPort(port, 60_000, () => proc.child.exitCode === null);
+      return `http://127.0.0.1:${port}`;
+    };
+    const tool = (script: string) => join(rootDir, 'dist', 'tools', script);
+    const allScenarioNames = (target: string) => [`${target}.users.get`, ...MIXES.map((m) => `${target}.users.${m.name}`)];
+
+    // The docs-default baseline (bench/baseline): the subgraphs, then the gateway (it composes by introspecting them
+    // at start), then the facade; same FerretDB and seeded data, same deployment environment.
     let baselineUrl = '';
-    if (wanted('baseline.users.get')) {
-      const startBaseline = async (name: string, script: string, env: Record<string, string>) => {
-        const port = await freePort();
-        const proc = startProcess(name, process.execPath, [join(rootDir, 'dist', 'tools', script)], {
+    let baselineGatewayUrl = '';
+    if ([...allScenarioNames('baseline'), 'baseline-gateway.items.get_with_owner'].some(wanted)) {
+      const apolloOff = { APOLLO_TELEMETRY_DISABLED: 'true' };
+      const usersUrl = await startPeer('baseline-users', [tool('bench-baseline-subgraph.js')], { ...apolloOff, SUBGRAPH: 'users', MONGO_URL: ferret.url });
+      const itemsUrl = await startPeer('baseline-items', [tool('bench-baseline-subgraph.js')], { ...apolloOff, SUBGRAPH: 'items', MONGO_URL: ferret.url });
+      baselineGatewayUrl = await startPeer('baseline-gateway', [tool('bench-baseline-gateway.js')], { ...apolloOff, USERS_SUBGRAPH_URL: `${usersUrl}/`, ITEMS_SUBGRAPH_URL: `${itemsUrl}/` });
+      baselineUrl = await startPeer('baseline-facade', [tool('bench-baseline-facade.js')], { GATEWAY_URL: `${baselineGatewayUrl}/` });
+      log(`docs-default baseline ready: facade ${baselineUrl} -> gateway ${baselineGatewayUrl} -> subgraphs ${usersUrl}, ${itemsUrl}`);
+    }
+    // Hive Gateway over our supergraph and our subgraph processes (bench/hive), its CLI as its docs run a supergraph
+    // file; then the same minimal facade in front of it. Only loopback URLs, no Hive or Apollo token: nothing reports.
+    let hiveUrl = '';
+    let hiveGatewayUrl = '';
+    if ([...allScenarioNames('hive'), 'hive-gateway.users.get', 'hive-gateway.items.get_with_owner'].some(wanted)) {
+      const subgraphUrls = Object.fromEntries(
+        (['users', 'items', 'auth', 'posts'] as const).map((name) => [`${name.toUpperCase()}_SUBGRAPH_URL`, `${system!.urls[name]}/graphql`]),
+      );
+      const port = await freePort();
+      const hive = startProcess(
+        'hive-gateway',
+        process.execPath,
+        [
+          join(rootDir, 'node_modules', '@graphql-hive', 'gateway', 'dist', 'bin.js'),
+          'supergraph',
+          join(rootDir, 'dist', 'apps', 'gateway', 'supergraph.graphql'),
+          '--config-path',
+          tool('bench-hive-gateway.config.js'),
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(port),
+        ],
+        {
           cwd: rootDir,
-          env: { PATH: process.env['PATH'] ?? '', APOLLO_TELEMETRY_DISABLED: 'true', ...DEPLOYMENT, ...env, PORT: String(port) },
-          logFile: join(tmp.path, `${name}.log`),
-        });
-        baseline.push(proc);
-        await waitForPort(port, 60_000, () => proc.child.exitCode === null);
-        return `http://127.0.0.1:${port}`;
-      };
-      const subgraphUrl = await startBaseline('baseline-users', 'bench-baseline-subgraph.js', { MONGO_URL: ferret.url });
-      const gatewayUrl = await startBaseline('baseline-gateway', 'bench-baseline-gateway.js', { SUBGRAPH_URL: `${subgraphUrl}/` });
-      baselineUrl = await startBaseline('baseline-facade', 'bench-baseline-facade.js', { GATEWAY_URL: `${gatewayUrl}/` });
-      log(`docs-default baseline ready: facade ${baselineUrl} -> gateway ${gatewayUrl} -> subgraph ${subgraphUrl}`);
+          env: { PATH: process.env['PATH'] ?? '', ...DEPLOYMENT, ...subgraphUrls, SUBGRAPH_SECRET: options.env['SUBGRAPH_SECRET'], HIVE_LOG_LEVEL: 'info' },
+          logFile: join(tmp.path, 'hive-gateway.log'),
+        },
+      );
+      peers.push(hive);
+      hiveGatewayUrl = `http://127.0.0.1:${port}`;
+      await waitForHttpOk(`${hiveGatewayUrl}/readiness`, 60_000, () => hive.child.exitCode === null);
+      hiveUrl = await startPeer('hive-facade', [tool('bench-baseline-facade.js')], { GATEWAY_URL: `${hiveGatewayUrl}/graphql` });
+      log(`Hive Gateway ready: facade ${hiveUrl} -> Hive Gateway ${hiveGatewayUrl}/graphql -> our subgraphs`);
     }
     // The same system once more with every cache and deduplication off (UNCACHED_ENV), on the same databases.
     if (wanted('rest.users.get.uncached')) {
@@ -314,12 +406,12 @@ async function main(): Promise<void> {
       redis: redis.process.child.pid,
       direct: direct.child.pid,
       'rest-remote': restRemote.child.pid,
-      ...Object.fromEntries(baseline.map((proc) => [proc.name, proc.child.pid])),
+      ...Object.fromEntries(peers.map((proc) => [proc.name, proc.child.pid])),
       ...Object.fromEntries([...(uncachedSystem?.processes ?? [])].map(([name, proc]) => [`${UNCACHED_PREFIX}${name}`, proc.child.pid])),
       'load-generator': process.pid,
     };
 
-    // The readers' token: a real login of the seeded admin (also proves the seeded credentials work).
+    // The readers' and writers' token: a real login of the seeded admin (also proves the seeded credentials work).
     const login = await fetch(`${system.urls.rest}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -329,52 +421,122 @@ async function main(): Promise<void> {
     const token = ((await login.json()) as { access_token: string }).access_token;
     const bearer = { authorization: `Bearer ${token}` };
     if (options.hold) {
-      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-remote ${restRemoteUrl}, baseline ${baselineUrl || 'not started'}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
+      log(`holding (Ctrl-C stops): direct ${directUrl}, rest-remote ${restRemoteUrl}, baseline ${baselineUrl || 'not started'}, hive ${hiveUrl || 'not started'}, mongo ${ferret.url}, pids ${JSON.stringify(pids)}`);
       log(`token: ${token}`);
       await new Promise(() => undefined);
     }
     const openapi = (await (await fetch(`${system.urls.rest}/openapi.json`)).json()) as { paths?: Record<string, Record<string, unknown>> };
-    const graphql = (query: string, operationName: string, variables: Record<string, unknown>): RequestSpec => ({
+    const graphql = (query: string, operationName: string, variables: Record<string, unknown>, path = '/graphql', headers: Record<string, string> = bearer): RequestSpec => ({
       method: 'POST',
-      path: '/graphql',
-      headers: { ...bearer, 'content-type': 'application/json' },
+      path,
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ operationName, query, variables }),
     });
     const within = (count: number) => (options.hot > 0 ? Math.min(options.hot, count) : count);
     const userId = () => randomInt(1, within(seed.users));
     const itemId = () => randomInt(1, within(seed.items));
+    /** The records the writes touch: the next `hot` ids after the hot set (11..20), never read by the read streams. */
+    const writtenId = () => randomInt(within(seed.users) + 1, within(seed.users) + Math.max(options.hot, 10));
     const idsNote = options.hot > 0 ? `ids 1..${options.hot} (see the hot-set note in docs/performance.md)` : 'ids over the whole data set';
     const runId = randomBytes(3).toString('hex');
     let created = 0;
+    let written = 0;
     let itemPages: string[] = [];
     const ITEMS_FILTER = '/items/?price%5Blt%5D=100&pageSize=20';
 
-    /** GET /users/{id} on a facade: the same read for both GATEWAY_MODEs. */
+    /** GET /users/{id} on a facade: the same read for both GATEWAY_MODEs and the peers' facades. */
     const restUsersGet = {
       route: { path: '/users/{user_id}', method: 'get' },
       expectStatus: 200,
       next: () => ({ method: 'GET', path: `/users/${userId()}`, headers: bearer }),
       check: (body: unknown) => (has(body, ['username']) ? null : 'no username in the body'),
     } satisfies Partial<Scenario>;
+    /** PATCH of one user other than the hot set's (a new full name each time): the same request on every facade. */
+    const userWrite = (): RequestSpec => {
+      written += 1;
+      return { method: 'PATCH', path: `/users/${writtenId()}`, headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ full_name: `Bench ${runId} ${written}` }) };
+    };
+    const itemWrite = (): RequestSpec => ({
+      method: 'PATCH',
+      path: `/items/${writtenId()}`,
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ price: randomInt(100, 99_900) / 100 }),
+    });
+    const ITEM_WITH_OWNER = 'query ItemWithOwner($id: ID!) { item(id: $id) { id name price ownerId owner { id username email } } }';
+    const itemWithOwner = {
+      group: 'join',
+      expectStatus: 200,
+      graphql: true,
+      check: (body: unknown) => (has(body, ['data', 'item', 'owner', 'username']) ? null : `no data.item.owner: ${JSON.stringify(body).slice(0, 200)}`),
+    } satisfies Partial<Scenario>;
+
+    const peerNote = {
+      baseline: 'docs-default chain (bench/baseline): express facade -> @apollo/gateway (IntrospectAndCompose, RemoteGraphQLDataSource) -> @apollo/subgraph + the driver, all defaults, no auth',
+      hive: 'the same express facade -> Hive Gateway (its CLI, defaults, our supergraph) -> our subgraphs; the bearer token passed on, each subgraph verifies it',
+    };
+    const mixedScenarios: Scenario[] = MIXES.flatMap((mix) =>
+      (['rest', 'baseline', 'hive'] as const).map((target) => {
+        const writers = Math.round(MIXED_CONNECTIONS * mix.writeShare);
+        return {
+          name: `${target}.users.${mix.name}`,
+          target,
+          group: 'mixed' as const,
+          ...(target === 'rest' ? { route: { path: '/users/{user_id}', method: 'patch' as const } } : {}),
+          expectStatus: 200,
+          next: restUsersGet.next,
+          check: restUsersGet.check,
+          main: 'reads',
+          streams: () => [
+            { name: 'reads', connections: MIXED_CONNECTIONS - writers, next: restUsersGet.next, expectStatus: 200 },
+            { name: 'writes', connections: writers, next: userWrite, expectStatus: 200 },
+          ],
+          note: `${MIXED_CONNECTIONS - writers} connections read users ${idsNote} while ${writers} write (PATCH full_name) users ${within(seed.users) + 1}..${within(seed.users) + Math.max(options.hot, 10)}; ${
+            target === 'rest' ? 'our facade' : peerNote[target]
+          }`,
+        };
+      }),
+    );
+    const writeScenarios: Scenario[] = (['users', 'items'] as const).flatMap((resource) =>
+      WRITE_CONCURRENCIES.flatMap((connections) =>
+        (['direct', 'rest'] as const).map((target) => ({
+          name: `${target}.${resource}.patch.c${connections}`,
+          target,
+          group: 'writes' as const,
+          ...(target === 'rest' ? { route: { path: resource === 'users' ? '/users/{user_id}' : '/items/{item_id}', method: 'patch' as const } } : {}),
+          expectStatus: 200,
+          next: resource === 'users' ? userWrite : itemWrite,
+          afterLoad: true,
+          streams: () => [{ name: 'main', connections, next: resource === 'users' ? userWrite : itemWrite, expectStatus: 200 }],
+          note:
+            target === 'direct'
+              ? `floor: one updateOne by the same integer id (express + driver, nothing else), c=${connections}`
+              : `PATCH /${resource}/{id} (${resource === 'users' ? 'full_name' : 'price'}) through our facade, no If-Match, c=${connections}`,
+        })),
+      ),
+    );
 
     const scenarios: Scenario[] = [
-      { name: 'rest.users.get', target: 'rest', ...restUsersGet, note: idsNote },
+      { name: 'rest.users.get', target: 'rest', group: 'reads', ...restUsersGet, note: idsNote },
       {
         name: 'rest.users.get.uncached',
         target: 'rest-uncached',
+        group: 'reads',
         ...restUsersGet,
         note: `the same read on a second system with every cache and deduplication off (${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}); ${idsNote}`,
       },
       {
         name: 'rest.users.get.remote',
         target: 'rest-remote',
+        group: 'reads',
         ...restUsersGet,
         note: `the same read from a facade with GATEWAY_MODE=remote (rest -> gateway -> users); ${idsNote}`,
       },
       {
         name: 'gateway.users.get',
         target: 'gateway',
+        group: 'reads',
         expectStatus: 200,
+        graphql: true,
         next: () => graphql(GetUser.document, GetUser.name, { id: String(userId()), includeInactive: false }),
         check: (body) => (has(body, ['data', 'user', 'username']) ? null : `no data.user: ${JSON.stringify(body).slice(0, 200)}`),
         note: `the REST facade's own GetUser document, sent straight to the gateway; ${idsNote}`,
@@ -382,6 +544,7 @@ async function main(): Promise<void> {
       {
         name: 'direct.users.get',
         target: 'direct',
+        group: 'reads',
         expectStatus: 200,
         next: () => ({ method: 'GET', path: `/users/${userId()}` }),
         check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
@@ -390,14 +553,46 @@ async function main(): Promise<void> {
       {
         name: 'baseline.users.get',
         target: 'baseline',
+        group: 'reads',
+        ...restUsersGet,
+        note: `${peerNote.baseline}; ${idsNote}`,
+      },
+      { name: 'hive.users.get', target: 'hive', group: 'reads', ...restUsersGet, note: `${peerNote.hive}; ${idsNote}` },
+      {
+        name: 'hive-gateway.users.get',
+        target: 'hive-gateway',
+        group: 'reads',
         expectStatus: 200,
-        next: () => ({ method: 'GET', path: `/users/${userId()}` }),
-        check: (body) => (has(body, ['username']) ? null : 'no username in the body'),
-        note: `docs-default chain (bench/baseline): express facade -> @apollo/gateway (IntrospectAndCompose, RemoteGraphQLDataSource) -> @apollo/subgraph + findOne, all defaults, no auth; ${idsNote}`,
+        graphql: true,
+        next: () => graphql(GetUser.document, GetUser.name, { id: String(userId()), includeInactive: false }),
+        check: (body) => (has(body, ['data', 'user', 'username']) ? null : `no data.user: ${JSON.stringify(body).slice(0, 200)}`),
+        note: `our GetUser document sent to Hive Gateway (our supergraph, our subgraphs); ${idsNote}`,
+      },
+      {
+        name: 'gateway.items.get_with_owner',
+        target: 'gateway',
+        ...itemWithOwner,
+        next: () => graphql(ITEM_WITH_OWNER, 'ItemWithOwner', { id: String(itemId()) }),
+        note: `items subgraph, then the users subgraph for Item.owner (an _entities fetch); ${idsNote}`,
+      },
+      {
+        name: 'baseline-gateway.items.get_with_owner',
+        target: 'baseline-gateway',
+        ...itemWithOwner,
+        next: () => graphql(ITEM_WITH_OWNER, 'ItemWithOwner', { id: String(itemId()) }, '/', {}),
+        note: `the docs-default gateway: baseline items subgraph, then an _entities fetch on the baseline users subgraph (findOne per reference); ${idsNote}`,
+      },
+      {
+        name: 'hive-gateway.items.get_with_owner',
+        target: 'hive-gateway',
+        ...itemWithOwner,
+        next: () => graphql(ITEM_WITH_OWNER, 'ItemWithOwner', { id: String(itemId()) }),
+        note: `Hive Gateway over our items and users subgraphs; ${idsNote}`,
       },
       {
         name: 'rest.items.get',
         target: 'rest',
+        group: 'single',
         route: { path: '/items/{item_id}', method: 'get' },
         expectStatus: 200,
         next: () => ({ method: 'GET', path: `/items/${itemId()}`, headers: bearer }),
@@ -407,6 +602,7 @@ async function main(): Promise<void> {
       {
         name: 'rest.token',
         target: 'rest',
+        group: 'single',
         route: { path: '/token', method: 'post' },
         expectStatus: 200,
         next: () => ({
@@ -421,6 +617,7 @@ async function main(): Promise<void> {
       {
         name: 'rest.users.create',
         target: 'rest',
+        group: 'single',
         route: { path: '/users/', method: 'post' },
         expectStatus: 201,
         next: () => {
@@ -437,19 +634,9 @@ async function main(): Promise<void> {
         note: 'registration: argon2id hash (19 MiB, t=2) in the auth subgraph per request',
       },
       {
-        name: 'gateway.items.get_with_owner',
-        target: 'gateway',
-        expectStatus: 200,
-        next: () =>
-          graphql('query ItemWithOwner($id: ID!) { item(id: $id) { id name price ownerId owner { id username email } } }', 'ItemWithOwner', {
-            id: String(itemId()),
-          }),
-        check: (body) => (has(body, ['data', 'item', 'owner', 'username']) ? null : `no data.item.owner: ${JSON.stringify(body).slice(0, 200)}`),
-        note: `items subgraph, then the users subgraph for Item.owner (an _entities fetch); ${idsNote}`,
-      },
-      {
         name: 'rest.users.get.full_range',
         target: 'rest',
+        group: 'single',
         route: { path: '/users/{user_id}', method: 'get' },
         expectStatus: 200,
         connections: 10,
@@ -461,6 +648,7 @@ async function main(): Promise<void> {
       {
         name: 'rest.items.list',
         target: 'rest',
+        group: 'single',
         route: { path: '/items/', method: 'get' },
         expectStatus: 200,
         prepare: async () => {
@@ -482,14 +670,19 @@ async function main(): Promise<void> {
           'price[lt]=100 (about 10% of the items), pageSize=20: the first page and the next 10 cursor pages; last, because on FerretDB v1 ' +
           'SQLite every listing is a scan and in-memory sort of all 100,000 items (slower than the 5 s subgraph deadline)',
       },
+      ...mixedScenarios,
+      ...writeScenarios,
     ];
 
-    const baseUrls = {
+    const baseUrls: Record<Target, string> = {
       rest: system.urls.rest,
       'rest-remote': restRemoteUrl,
       gateway: system.urls.gateway,
       direct: directUrl,
       baseline: baselineUrl,
+      'baseline-gateway': baselineGatewayUrl,
+      hive: hiveUrl,
+      'hive-gateway': hiveGatewayUrl,
       'rest-uncached': uncachedSystem?.urls.rest ?? '',
     };
     /** Every process's metrics scrape (those with metrics off or unreachable left out), for the cache hit rates. */
@@ -515,24 +708,33 @@ async function main(): Promise<void> {
       }
       return out;
     };
-    /** Waits until the system's processes together use less than a quarter of a core (or the time is up). */
-    const settle = async (maxMs: number) => {
+    /**
+     * Waits until the system's processes together use less than a quarter of a core; false when the time was up first
+     * (the run then starts on a busy system, and its result says so).
+     */
+    const settle = async (maxMs: number): Promise<boolean> => {
       const until = Date.now() + maxMs;
       const busy = (ticks: CpuTicks) => Object.entries(ticks).filter(([name]) => name !== 'load-generator').reduce((sum, [, t]) => sum + t, 0);
       while (Date.now() < until) {
         const first = busy(sample());
-        await new Promise((done) => setTimeout(done, 250));
-        if ((busy(sample()) - first) / clk < 0.25 * 0.25) return;
+        await sleep(250);
+        if ((busy(sample()) - first) / clk < 0.25 * 0.25) return true;
       }
+      return false;
     };
-    /** GraphQL answers errors with a 200: for the gateway scenarios a body with `errors` counts as an error too. */
+    /**
+     * How long to wait for idle before a run: longer before the scenarios that write, since a write path that leaves
+     * work behind keeps FerretDB busy (seconds to minutes), and a write run started on a busy FerretDB measures that.
+     */
+    const settleMs = (group?: Group) => (group === 'writes' || group === 'mixed' ? (options.quick ? 15_000 : 60_000) : options.quick ? 2_000 : 10_000);
+    /** GraphQL answers errors with a 200: for the GraphQL scenarios a body with `errors` counts as an error too. */
     let graphqlErrors = 0;
     const load = (url: string, next: () => RequestSpec, seconds: number, connections: number, graphqlBodies: boolean) =>
       autocannon({
         url,
         connections,
         duration: seconds,
-        timeout: 10,
+        timeout: CLIENT_TIMEOUT_MS / 1000,
         requests: [
           {
             setupRequest: (request) => ({ ...request, ...next() }),
@@ -550,12 +752,13 @@ async function main(): Promise<void> {
     const selected = scenarios.filter((scenario) => wanted(scenario.name));
     // Every process on the read paths runs warm before the first scenario (JIT, caches, connection pools), so the
     // first scenario in the list does not pay for the system's start-up; each scenario still has its own warm-up.
-    for (const scenario of selected.filter((s) => PAIRED_SCENARIOS.includes(s.name))) {
+    for (const scenario of selected.filter((s) => s.group === 'reads' || s.group === 'join')) {
       await load(baseUrls[scenario.target], scenario.next, options.warmupSeconds, options.connections, false);
     }
-    log('system warmed up (the users.get paths)');
+    log('system warmed up (the read paths)');
 
-    /** Skips, settles, prepares, probes and warms up a scenario; null when it is skipped (its result is recorded). */
+    const byName = new Map<string, ScenarioResult>();
+    /** Skips, settles, prepares, probes and (autocannon scenarios) warms up a scenario; null when it is skipped (its result is recorded). */
     const ready = async (scenario: Scenario): Promise<{ url: string; problem: string | null } | null> => {
       if (scenario.fullRunOnly && options.quick) {
         byName.set(scenario.name, skippedScenario(scenario.name, 'skipped: --quick'));
@@ -566,82 +769,118 @@ async function main(): Promise<void> {
         byName.set(scenario.name, skippedScenario(scenario.name, 'skipped: route missing'));
         return null;
       }
-      // Requests still in flight from the previous scenario finish before this one starts.
-      await settle(options.quick ? 2_000 : 10_000);
+      await settle(settleMs());
       await scenario.prepare?.();
       const url = baseUrls[scenario.target];
-      const probe = scenario.next();
-      const probeResponse = await fetch(`${url}${probe.path}`, { method: probe.method, headers: probe.headers ?? {}, body: probe.body ?? null });
-      const probeBody: unknown = await probeResponse.json().catch(() => null);
-      const problem =
-        probeResponse.status !== scenario.expectStatus
-          ? `probe answered ${probeResponse.status}: ${JSON.stringify(probeBody).slice(0, 300)}`
-          : (scenario.check?.(probeBody) ?? null);
+      // One request of each stream (the first checked in full): a peer or a route that does not answer shows here.
+      const probes = scenario.streams ? scenario.streams().map((stream) => ({ spec: stream.next(), expect: stream.expectStatus })) : [{ spec: scenario.next(), expect: scenario.expectStatus }];
+      let problem: string | null = null;
+      for (const [index, { spec, expect }] of probes.entries()) {
+        const response = await fetch(`${url}${spec.path}`, { method: spec.method, headers: spec.headers ?? {}, body: spec.body ?? null, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) }).catch(
+          (error: unknown) => ({ status: 0, json: () => Promise.resolve(error instanceof Error ? error.message : String(error)) }),
+        );
+        const body: unknown = await response.json().catch(() => null);
+        problem ??=
+          response.status !== expect
+            ? `probe ${spec.method} ${spec.path} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`
+            : index === 0
+              ? (scenario.check?.(body) ?? null)
+              : null;
+      }
       if (problem) log(`${scenario.name}: PROBE FAILED: ${problem}`);
-      await load(url, scenario.next, options.warmupSeconds, scenario.connections ?? options.connections, scenario.target === 'gateway');
+      if (!scenario.streams) await load(url, scenario.next, options.warmupSeconds, scenario.connections ?? options.connections, scenario.graphql === true);
       return { url, problem };
     };
 
-    interface Measured {
-      runs: LoadRun[];
-      ticks: CpuTicks;
-      loads: number[];
-      /** Cache hits and misses per process over the measured runs (from the metrics scrapes around each). */
-      cache: Record<string, CacheCount>;
-    }
-    const measuredNothing = (): Measured => ({ runs: [], ticks: {}, loads: [], cache: {} });
-    /** One measured run, added to what the scenario measured before (its CPU ticks per process summed). */
-    const measure = async (scenario: Scenario, url: string, seconds: number, into: Measured): Promise<void> => {
-      into.loads.push(loadavg()[0] ?? 0);
+    /** FerretDB's ticks every IDLE_WINDOW_MS from now on, until it was idle for a second (and 2 s passed) or the observation ends. */
+    const watchFerretDb = async (): Promise<number[]> => {
+      const ticks = [readTicks(pids['ferretdb']) ?? 0];
+      const observeMs = options.quick ? AFTER_LOAD_OBSERVE_MS.quick : AFTER_LOAD_OBSERVE_MS.full;
+      while (ticks.length * IDLE_WINDOW_MS <= observeMs) {
+        await sleep(IDLE_WINDOW_MS);
+        ticks.push(readTicks(pids['ferretdb']) ?? ticks[ticks.length - 1]!);
+        if (ticks.length > 2_000 / IDLE_WINDOW_MS && ticks.length > IDLE_WINDOWS && idleAfterMs(ticks, clk) !== null) break;
+      }
+      return ticks;
+    };
+
+    /** One measured round of a scenario: its load, the CPU ticks and cache counts of every process around it. */
+    const measure = async (scenario: Scenario, url: string, seconds: number, loads: number[]): Promise<Round> => {
+      loads.push(loadavg()[0] ?? 0);
       const scrapedBefore = await scrape();
       const before = sample();
-      graphqlErrors = 0;
-      const run = await load(url, scenario.next, seconds, scenario.connections ?? options.connections, scenario.target === 'gateway');
+      let streams: Record<string, LoadRun>;
+      let ferretdbAfter: number[] | undefined;
+      if (scenario.streams) {
+        const run = await runStreams(url, scenario.streams(), seconds, CLIENT_TIMEOUT_MS);
+        streams = run.streams;
+        if (scenario.afterLoad) ferretdbAfter = await watchFerretDb();
+      } else {
+        graphqlErrors = 0;
+        const run = await load(url, scenario.next, seconds, scenario.connections ?? options.connections, scenario.graphql === true);
+        streams = { main: { requests: run.requests.total, durationSeconds: run.duration, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors + graphqlErrors, non2xx: run.non2xx } };
+      }
       const after = sample();
-      addCacheCounts(scrapedBefore, await scrape(), into.cache);
-      into.loads.push(loadavg()[0] ?? 0);
+      const cache: Record<string, CacheCount> = addCacheCounts(scrapedBefore, await scrape());
+      loads.push(loadavg()[0] ?? 0);
+      const ticks: CpuTicks = {};
       for (const [name, start] of Object.entries(before)) {
         const end = after[name];
-        if (end !== undefined) into.ticks[name] = (into.ticks[name] ?? 0) + (end - start);
+        if (end !== undefined) ticks[name] = end - start;
       }
-      into.runs.push({ requests: run.requests.total, durationSeconds: run.duration, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors + graphqlErrors, non2xx: run.non2xx });
+      return { streams, ticks, cache, ...(ferretdbAfter ? { ferretdbAfter } : {}) };
     };
-    const record = (scenario: Scenario, measured: Measured, problem: string | null) => {
-      const run = mergeRuns(measured.runs);
-      const zero = Object.fromEntries(Object.keys(measured.ticks).map((name) => [name, 0]));
-      const cpu = cpuPerRequest(zero, measured.ticks, run.requests, clk);
-      const note = [scenario.note, measured.runs.length > 1 ? `${measured.runs.length} interleaved rounds` : undefined, problem ? `probe: ${problem}` : undefined];
-      const result = summarizeRun(scenario.name, run, cpu, { note: note.filter(Boolean).join('; '), own: ownProcesses(scenario.target) });
-      const load1m = measured.loads.reduce((sum, l) => sum + l, 0) / Math.max(1, measured.loads.length);
-      byName.set(scenario.name, { ...result, load_avg_1m: Math.round(load1m * 100) / 100, ...(Object.keys(measured.cache).length ? { cache: measured.cache } : {}) });
-      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req`);
+    /** Summarises and logs a scenario's rounds; `remarks` (a failed probe, a busy start) go into its note. */
+    const record = (scenario: Scenario, rounds: Round[], loads: number[], ...remarks: Array<string | null>) => {
+      const note = [scenario.note, rounds.length > 1 ? `median of ${rounds.length} alternating rounds` : undefined, ...remarks];
+      const result = summarizeRounds(scenario.name, rounds, clk, {
+        own: ownProcesses(scenario.target),
+        reader: readerProcess(scenario.target),
+        note: note.filter(Boolean).join('; '),
+        ...(scenario.main ? { main: scenario.main } : {}),
+      });
+      const load1m = loads.reduce((sum, l) => sum + l, 0) / Math.max(1, loads.length);
+      byName.set(scenario.name, { ...result, load_avg_1m: Math.round(load1m * 100) / 100 });
+      const writes = result.streams?.['writes'];
+      const extra = [
+        writes && result.streams?.['reads'] ? `writes ${writes.rps}/s (errors ${writes.errors}), write share ${((result.write_share ?? 0) * 100).toFixed(1)}%` : '',
+        result.hit_rate !== undefined && result.hit_rate !== null ? `hit rate ${(result.hit_rate * 100).toFixed(1)}%` : '',
+        result.ferretdb_idle_after_ms !== undefined ? `FerretDB idle ${result.ferretdb_idle_after_ms === null ? 'not within the observation' : `after ${result.ferretdb_idle_after_ms} ms`}` : '',
+      ].filter(Boolean);
+      log(`${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, errors ${result.errors}, app CPU ${result.cpu_us_per_req_app} us/req${extra.length ? `; ${extra.join('; ')}` : ''}`);
     };
 
-    const byName = new Map<string, ScenarioResult>();
-    // The users.get paths are compared with each other (the ratios): they run in interleaved rounds, so a slow spell of
-    // the machine lands on all of them alike instead of on whichever ran then.
-    const paired = selected.filter((scenario) => PAIRED_SCENARIOS.includes(scenario.name));
-    const rounds = options.quick ? 1 : PAIRED_ROUNDS;
-    const pairedReady = new Map<Scenario, { url: string; problem: string | null }>();
-    for (const scenario of paired) {
-      const prepared = await ready(scenario);
-      if (prepared) pairedReady.set(scenario, prepared);
-    }
-    const pairedMeasured = new Map<Scenario, Measured>([...pairedReady.keys()].map((scenario) => [scenario, measuredNothing()]));
-    for (let round = 0; round < rounds; round += 1) {
-      for (const [scenario, { url }] of pairedReady) {
-        await settle(options.quick ? 2_000 : 10_000);
-        await measure(scenario, url, options.durationSeconds / rounds, pairedMeasured.get(scenario)!);
+    for (const group of PHASES) {
+      const members = selected.filter((scenario) => scenario.group === group);
+      if (group === 'single') {
+        for (const scenario of members) {
+          const readied = await ready(scenario);
+          if (!readied) continue;
+          const loads: number[] = [];
+          record(scenario, [await measure(scenario, readied.url, options.durationSeconds, loads)], loads, readied.problem && `probe: ${readied.problem}`);
+        }
+        continue;
       }
-    }
-    for (const [scenario, measured] of pairedMeasured) record(scenario, measured, pairedReady.get(scenario)!.problem);
-
-    for (const scenario of selected.filter((s) => !PAIRED_SCENARIOS.includes(s.name))) {
-      const prepared = await ready(scenario);
-      if (!prepared) continue;
-      const measured = measuredNothing();
-      await measure(scenario, prepared.url, options.durationSeconds, measured);
-      record(scenario, measured, prepared.problem);
+      const prepared = new Map<Scenario, { url: string; problem: string | null }>();
+      for (const scenario of members) {
+        const readied = await ready(scenario);
+        if (readied) prepared.set(scenario, readied);
+      }
+      // Writes are slow on FerretDB v1 (a collection pass each): each round runs the whole duration, not a share of it.
+      const seconds = group === 'writes' ? options.durationSeconds : options.durationSeconds / options.rounds;
+      const measured = new Map<Scenario, { rounds: Round[]; loads: number[]; busyStarts: number }>([...prepared.keys()].map((s) => [s, { rounds: [], loads: [], busyStarts: 0 }]));
+      for (let r = 0; r < options.rounds; r += 1) {
+        for (const [scenario, { url }] of prepared) {
+          const into = measured.get(scenario)!;
+          if (!(await settle(settleMs(group)))) into.busyStarts += 1;
+          into.rounds.push(await measure(scenario, url, seconds, into.loads));
+        }
+      }
+      for (const [scenario, { rounds, loads, busyStarts }] of measured) {
+        const busy = busyStarts ? `${busyStarts} of ${rounds.length} rounds started before the processes were idle (work left by the scenario before)` : null;
+        const { problem } = prepared.get(scenario)!;
+        record(scenario, rounds, loads, problem && `probe: ${problem}`, busy);
+      }
     }
     const results = selected.map((scenario) => byName.get(scenario.name)).filter((r): r is ScenarioResult => r !== undefined);
 
@@ -652,25 +891,29 @@ async function main(): Promise<void> {
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null, node: process.version, load_avg_start: loadAtStart, load_avg_end: loadavg() },
       settings: {
         quick: options.quick,
+        only: options.only,
         connections: options.connections,
+        mixed_connections: MIXED_CONNECTIONS,
         warmup_s: options.warmupSeconds,
         duration_s: options.durationSeconds,
+        rounds: options.rounds,
         seed,
         hot_ids: options.hot,
-        env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env },
+        env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, SUBGRAPH_SECRET: '(generated per run)' },
         uncached_env: UNCACHED_ENV,
-        baseline: 'bench/baseline: express facade -> @apollo/gateway (IntrospectAndCompose) -> @apollo/subgraph, defaults',
-        references: REFERENCES,
+        peers: { baseline: peerNote.baseline, hive: peerNote.hive },
       },
       scenarios: results,
+      ratio_definitions: RATIOS,
       ratios,
       targets,
+      run_seconds: Math.round((Date.now() - started) / 1000),
     };
     const out = options.out ?? join(rootDir, 'bench', 'results', 'latest.json');
     mkdirSync(resolve(out, '..'), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`\n${formatTable(results, ratios, targets)}\n\n`);
-    log(`CPU is us per request per process ('app us': rest+gateway+subgraphs, databases excluded); ferretdb and redis shown apart`);
+    log(`CPU is us per request per process ('app us': the scenario's own processes, databases excluded); ferretdb and redis shown apart`);
     log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     await cleanup();

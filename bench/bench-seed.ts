@@ -16,6 +16,9 @@ export interface SeedSizes {
 
 export const FULL_SEED: SeedSizes = { users: 10_000, items: 100_000, posts: 20_000 };
 
+/** Items 1..HOT_OWNED are owned by users 1..HOT_OWNED (the bench's default hot set: `--hot=10`). */
+export const HOT_OWNED = 10;
+
 /** Every seeded user shares this password (one argon2id hash, computed once). */
 export const SEED_PASSWORD = 'bench-password-1';
 /** User 1 is an admin (the readers' token); the others are members. */
@@ -88,12 +91,17 @@ export async function seedDatabase(mongoUrl: string, sizes: SeedSizes, log: (mes
     await insertInBatches(items, 'items', sizes.items, (id) => {
       const a = WORDS[Math.floor(random() * WORDS.length)] ?? 'plain';
       const b = WORDS[Math.floor(random() * WORDS.length)] ?? 'thing';
+      const description = random() < 0.5 ? null : `A ${a} ${b}, number ${id}.`;
+      const priceCents = 100 + Math.floor(random() * 99_900);
+      const owner = 1 + Math.floor(random() * sizes.users);
       return {
         _id: id,
         name: `${a} ${b} ${id}`,
-        description: random() < 0.5 ? null : `A ${a} ${b}, number ${id}.`,
-        priceCents: 100 + Math.floor(random() * 99_900),
-        ownerId: 1 + Math.floor(random() * sizes.users),
+        description,
+        priceCents,
+        // The hot items (1..HOT_OWNED) belong to the hot users, so the owner join of a hot item reads early documents
+        // only and measures the application path (bench-cli's hot set); every other owner stays random.
+        ownerId: id <= HOT_OWNED ? ((id - 1) % HOT_OWNED) + 1 : owner,
         createdAt: created,
         updatedAt: created,
       };

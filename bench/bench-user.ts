@@ -7,3 +7,12 @@ export interface BenchUser {
   isActive: boolean;
   role: string;
 }
+
+/** The stored item as the bench's own servers read it (bench-seed.ts writes these fields). */
+export interface BenchItem {
+  _id: number;
+  name: string;
+  description: string | null;
+  priceCents: number;
+  ownerId: number | null;
+}

@@ -151,6 +151,8 @@ export async function buildAll() {
     ['tools/bench-direct', join(root, 'bench', 'direct-server.ts')],
     // The docs-default baseline (express facade -> @apollo/gateway -> @apollo/subgraph), started by the runner.
     ...['facade', 'gateway', 'subgraph'].map((part) => [`tools/bench-baseline-${part}`, join(root, 'bench', 'baseline', `baseline-${part}.ts`)]),
+    // The peer gateway: Hive Gateway's CLI loads this config (bench/hive), the baseline facade stands in front of it.
+    ['tools/bench-hive-gateway.config', join(root, 'bench', 'hive', 'hive-gateway.config.ts')],
     // `npm run bench:limits`: the CPU the GraphQL limits add per gateway operation (bench/limits-cost.ts).
     ['tools/bench-limits', join(root, 'bench', 'limits-cost.ts')],
     // bench/schemathesis.mjs: the long Schemathesis run.

@@ -1,8 +1,9 @@
 /**
- * The docs-default baseline's gateway (issue 19): `@apollo/gateway` with `IntrospectAndCompose` over the one baseline
- * subgraph and its default `RemoteGraphQLDataSource`, served by `@apollo/server`'s standalone server: the gateway of
- * Apollo's "Getting started with the gateway" page, no tuning. Bundled into dist/tools/bench-baseline-gateway.js; the
- * bench runner starts it with SUBGRAPH_URL and PORT.
+ * The docs-default baseline's gateway (issue 19): `@apollo/gateway` with `IntrospectAndCompose` over the baseline
+ * subgraphs (users, and items for the entity join) and its default `RemoteGraphQLDataSource`, served by
+ * `@apollo/server`'s standalone server: the gateway of Apollo's "Getting started with the gateway" page, no tuning.
+ * Bundled into dist/tools/bench-baseline-gateway.js; the bench runner starts it with USERS_SUBGRAPH_URL,
+ * ITEMS_SUBGRAPH_URL and PORT.
  */
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
@@ -10,7 +11,12 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 
 async function main(): Promise<void> {
   const gateway = new ApolloGateway({
-    supergraphSdl: new IntrospectAndCompose({ subgraphs: [{ name: 'users', url: process.env['SUBGRAPH_URL'] ?? 'http://127.0.0.1:4001/' }] }),
+    supergraphSdl: new IntrospectAndCompose({
+      subgraphs: [
+        { name: 'users', url: process.env['USERS_SUBGRAPH_URL'] ?? 'http://127.0.0.1:4001/' },
+        { name: 'items', url: process.env['ITEMS_SUBGRAPH_URL'] ?? 'http://127.0.0.1:4002/' },
+      ],
+    }),
   });
   const server = new ApolloServer({ gateway });
   const { url } = await startStandaloneServer(server, { listen: { port: Number(process.env['PORT'] ?? 0), host: '127.0.0.1' } });
