@@ -6,16 +6,16 @@
  * rounds and each reports the median of its rounds. Writes bench/results/latest.json and prints a table with the
  * ratios and the acceptance checks (docs/performance.md).
  *
- *   npm run bench                  # full run (about 13 minutes on a quiet machine)
- *   npm run bench -- --quick       # one short round of everything (about 4 minutes), noisy numbers
+ *   npm run bench                  # full run (about 16 minutes by its durations: docs/performance.md)
+ *   npm run bench -- --quick       # one short round of everything (5-6 minutes on a busy machine), noisy numbers
  *   npm run bench -- --quick --only='*.users.get'               # one group; `*` matches any characters
  *   npm run bench -- --only=rest.users.get,gateway.users.get --env GATEWAY_IN_PROCESS=true --out=/tmp/a.json
  *   npm run bench -- --quick --uncached  # include the uncached system (every cache and dedup off) in a short run too
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import {
@@ -172,6 +172,11 @@ const MIXED_CONNECTIONS = 40;
 const WRITE_CONCURRENCIES = [1, 16] as const;
 /** After a write load: how long FerretDB's CPU is watched for it to go idle (idleAfterMs). */
 const AFTER_LOAD_OBSERVE_MS = { quick: 3_000, full: 10_000 };
+/**
+ * How long each group of processes may take to be ready: on the seeded data a subgraph's start (index preparation over
+ * 100,000 items) took up to ~50 s on a busy machine, past startSystem's default minute.
+ */
+const READY_TIMEOUT_MS = 180_000;
 /** A request not answered within this counts as an error (the client's timeout). */
 const CLIENT_TIMEOUT_MS = 10_000;
 
@@ -260,7 +265,8 @@ async function main(): Promise<void> {
   /** The peers' processes (baseline chain, Hive Gateway and its facade), stopped in reverse order. */
   const peers: ManagedProcess[] = [];
   let stopping = false;
-  const cleanup = async () => {
+  /** Stops everything; after a failed run the processes' logs are kept (copied out of the temp dir) and named. */
+  const cleanup = async (failed = false) => {
     if (stopping) return;
     stopping = true;
     await direct?.stop('SIGTERM', 5_000);
@@ -269,6 +275,11 @@ async function main(): Promise<void> {
     await uncachedSystem?.stop();
     await system?.stop();
     await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
+    if (failed) {
+      const kept = mkdtempSync(join(tmpdir(), 'api-bench-logs-'));
+      cpSync(tmp.path, kept, { recursive: true, filter: (source) => !/[/\\](ferretdb|redis)$/.test(source) });
+      log(`the processes' logs are kept in ${kept}`);
+    }
     tmp.remove();
   };
   process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
@@ -292,6 +303,7 @@ async function main(): Promise<void> {
       jwtSecret,
       freePorts: true,
       logDir: tmp.path,
+      readyTimeoutMs: READY_TIMEOUT_MS,
       env: { DATA_DIR: tmp.path, ...DEPLOYMENT, ...UNTHROTTLED, ...options.env },
     });
     const directPort = await freePort();
@@ -318,7 +330,7 @@ async function main(): Promise<void> {
       logName: 'rest-remote',
     });
     const restRemoteUrl = `http://127.0.0.1:${remotePort}`;
-    await waitForHttpOk(`${restRemoteUrl}/readyz`, 60_000, () => restRemote?.child.exitCode === null);
+    await waitForHttpOk(`${restRemoteUrl}/readyz`, READY_TIMEOUT_MS, () => restRemote?.child.exitCode === null);
     const metricsUrls: Record<string, string> = { ...system.metricsUrls, 'rest-remote': `http://127.0.0.1:${remoteMetricsPort}/metrics` };
 
     /** Starts one of the bench's own scripts (dist/tools) or a peer's command; resolves once its port answers. */
@@ -330,7 +342,7 @@ async function main(): Promise<void> {
         logFile: join(tmp.path, `${name}.log`),
       });
       peers.push(proc);
-      await waitForPort(port, 60_000, () => proc.child.exitCode === null);
+      await waitForPort(port, READY_TIMEOUT_MS, () => proc.child.exitCode === null);
       return `http://127.0.0.1:${port}`;
     };
     const tool = (script: string) => join(rootDir, 'dist', 'tools', script);
@@ -379,7 +391,7 @@ async function main(): Promise<void> {
       );
       peers.push(hive);
       hiveGatewayUrl = `http://127.0.0.1:${port}`;
-      await waitForHttpOk(`${hiveGatewayUrl}/readiness`, 60_000, () => hive.child.exitCode === null);
+      await waitForHttpOk(`${hiveGatewayUrl}/readiness`, READY_TIMEOUT_MS, () => hive.child.exitCode === null);
       hiveUrl = await startPeer('hive-facade', [tool('bench-baseline-facade.js')], { GATEWAY_URL: `${hiveGatewayUrl}/graphql` });
       log(`Hive Gateway ready: facade ${hiveUrl} -> Hive Gateway ${hiveGatewayUrl}/graphql -> our subgraphs`);
     }
@@ -394,6 +406,7 @@ async function main(): Promise<void> {
         jwtSecret,
         freePorts: true,
         logDir,
+        readyTimeoutMs: READY_TIMEOUT_MS,
         env: { DATA_DIR: tmp.path, ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, ...UNCACHED_ENV },
       });
       for (const [name, url] of Object.entries(uncachedSystem.metricsUrls)) metricsUrls[`${UNCACHED_PREFIX}${name}`] = url;
@@ -915,6 +928,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${formatTable(results, ratios, targets)}\n\n`);
     log(`CPU is us per request per process ('app us': the scenario's own processes, databases excluded); ferretdb and redis shown apart`);
     log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } catch (error) {
+    await cleanup(true);
+    throw error;
   } finally {
     await cleanup();
   }
