@@ -239,6 +239,22 @@ const has = (body: unknown, path: readonly string[]): boolean => {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/**
+ * startSystem, tried up to three times when a process exits before it is ready: the free ports are picked before the
+ * processes start, and on a busy machine a process can take a minute to get to listen, long enough for another
+ * program to take its port (EADDRINUSE; the run's kept logs showed it). startSystem stops what it started on failure.
+ */
+async function startSystemRetrying(options: Parameters<typeof startSystem>[0]): Promise<RunningSystem> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startSystem(options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error && /exited before it was ready/.test(error.message))) throw error;
+      log(`a process exited before it was ready (${error.message}); starting the system again (attempt ${attempt + 1} of 3)`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const rootDir = resolve(__dirname, '..', '..');
@@ -296,7 +312,7 @@ async function main(): Promise<void> {
     const jwtSecret = randomBytes(32).toString('hex');
     // Production mode requires SUBGRAPH_SECRET (issue 12): one per run, like the JWT secret.
     options.env['SUBGRAPH_SECRET'] ??= randomBytes(32).toString('hex');
-    system = await startSystem({
+    system = await startSystemRetrying({
       rootDir,
       mongoUrl: ferret.url,
       redisUrl: redis.url,
@@ -399,7 +415,7 @@ async function main(): Promise<void> {
     if (wanted('rest.users.get.uncached')) {
       const logDir = join(tmp.path, 'uncached');
       mkdirSync(logDir, { recursive: true });
-      uncachedSystem = await startSystem({
+      uncachedSystem = await startSystemRetrying({
         rootDir,
         mongoUrl: ferret.url,
         redisUrl: redis.url,
@@ -722,24 +738,29 @@ async function main(): Promise<void> {
       return out;
     };
     /**
-     * Waits until the system's processes together use less than a quarter of a core; false when the time was up first
-     * (the run then starts on a busy system, and its result says so).
+     * Waits until the system's processes together use less than a quarter of a core for `quietWindows` windows of
+     * IDLE_WINDOW_MS in a row; false when the time was up first (the run then starts on a busy system, and its result
+     * says so).
      */
-    const settle = async (maxMs: number): Promise<boolean> => {
+    const settle = async (maxMs: number, quietWindows = 1): Promise<boolean> => {
       const until = Date.now() + maxMs;
       const busy = (ticks: CpuTicks) => Object.entries(ticks).filter(([name]) => name !== 'load-generator').reduce((sum, [, t]) => sum + t, 0);
+      let quiet = 0;
       while (Date.now() < until) {
         const first = busy(sample());
-        await sleep(250);
-        if ((busy(sample()) - first) / clk < 0.25 * 0.25) return true;
+        await sleep(IDLE_WINDOW_MS);
+        quiet = (busy(sample()) - first) / clk < 0.25 * (IDLE_WINDOW_MS / 1000) ? quiet + 1 : 0;
+        if (quiet >= quietWindows) return true;
       }
       return false;
     };
     /**
-     * How long to wait for idle before a run: longer before the scenarios that write, since a write path that leaves
-     * work behind keeps FerretDB busy (seconds to minutes), and a write run started on a busy FerretDB measures that.
+     * How long to wait for idle before a run: before the scenarios that write, up to a minute and for a whole second of
+     * quiet, since a write path that leaves work behind keeps FerretDB busy in bursts (seconds to minutes), and a write
+     * run started on a busy FerretDB measures that.
      */
-    const settleMs = (group?: Group) => (group === 'writes' || group === 'mixed' ? (options.quick ? 15_000 : 60_000) : options.quick ? 2_000 : 10_000);
+    const settleFor = (group?: Group): Promise<boolean> =>
+      group === 'writes' || group === 'mixed' ? settle(options.quick ? 15_000 : 60_000, IDLE_WINDOWS) : settle(options.quick ? 2_000 : 10_000);
     /** GraphQL answers errors with a 200: for the GraphQL scenarios a body with `errors` counts as an error too. */
     let graphqlErrors = 0;
     const load = (url: string, next: () => RequestSpec, seconds: number, connections: number, graphqlBodies: boolean) =>
@@ -782,7 +803,7 @@ async function main(): Promise<void> {
         byName.set(scenario.name, skippedScenario(scenario.name, 'skipped: route missing'));
         return null;
       }
-      await settle(settleMs());
+      await settleFor(scenario.group);
       await scenario.prepare?.();
       const url = baseUrls[scenario.target];
       // One request of each stream (the first checked in full): a peer or a route that does not answer shows here.
@@ -885,7 +906,7 @@ async function main(): Promise<void> {
       for (let r = 0; r < options.rounds; r += 1) {
         for (const [scenario, { url }] of prepared) {
           const into = measured.get(scenario)!;
-          if (!(await settle(settleMs(group)))) into.busyStarts += 1;
+          if (!(await settleFor(group))) into.busyStarts += 1;
           into.rounds.push(await measure(scenario, url, seconds, into.loads));
         }
       }
