@@ -56,6 +56,12 @@ const depConstraints = [
     sourceTag: 'scope:posts',
     onlyDependOnLibsWithTags: ['scope:shared', 'scope:graphql-server', 'scope:posts'],
   },
+  // The events service: its subgraph, and its delivery worker (which serves no GraphQL).
+  {
+    sourceTag: 'scope:events',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:graphql-server', 'scope:events'],
+  },
+  { sourceTag: 'scope:deliveries', onlyDependOnLibsWithTags: ['scope:shared', 'scope:deliveries'] },
   { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:e2e'] },
 ];
 

@@ -12,7 +12,7 @@ import sdl from './graphql-sdl.cjs';
 import schemaCheck from './schema-check.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const APPS = ['users', 'items', 'auth', 'posts', 'gateway', 'rest'];
+export const APPS = ['users', 'items', 'auth', 'posts', 'events', 'deliveries', 'gateway', 'rest'];
 export const SUBGRAPHS = schemaCheck.SUBGRAPHS;
 
 /**

@@ -7,9 +7,11 @@ import {
   port,
   loadServiceEnvironment,
   mongoEnvironment,
+  eventsRelayEnvironment,
 } from '@platform/config';
 
 const schema = commonEnvironment.extend({
+  ...eventsRelayEnvironment.shape,
   PORT: port(4003),
   /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
   METRICS_PORT: metricsPort(9403),

@@ -13,7 +13,7 @@ export type ItemsApp = StartedSubgraph<ItemsContext>;
 
 export async function createItemsApp(deps: ItemsAppDeps): Promise<ItemsApp> {
   const repository = new ItemRepository(deps.db);
-  const items = new ItemService(repository, deriveCursorSecret(deps.jwtSecret));
+  const items = new ItemService(repository, deriveCursorSecret(deps.jwtSecret), deps.events);
   return startSubgraph<ItemsContext>({
     ...deps,
     typeDefs,

@@ -6,9 +6,11 @@ import {
   metricsPort,
   port,
   mongoEnvironment,
+  eventsRelayEnvironment,
 } from '@platform/config';
 
 const schema = commonEnvironment.extend({
+  ...eventsRelayEnvironment.shape,
   PORT: port(4002),
   /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
   METRICS_PORT: metricsPort(9402),

@@ -6,10 +6,12 @@ import {
   port,
   loadServiceEnvironment,
   mongoEnvironment,
+  eventsRelayEnvironment,
 } from '@platform/config';
 
 const schema = commonEnvironment
   .extend({
+    ...eventsRelayEnvironment.shape,
     PORT: port(4001),
     /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */
     METRICS_PORT: metricsPort(9401),

@@ -15,6 +15,7 @@ export {
   resolveJwtSecret,
   resolveSecrets,
   resolveSubgraphSecret,
+  resolveWebhookSecretsKey,
   type ResolvedSecrets,
 } from './jwt-secret';
 export {
@@ -24,4 +25,12 @@ export {
   type SupergraphEnvironment,
 } from './supergraph-environment';
 export { mongoEnvironment } from './mongo-environment';
-export { closeRedis, connectRedis, redisReady, type RedisConnection } from './redis-connection';
+export {
+  closeRedis,
+  connectRedis,
+  queueConnection,
+  redisReady,
+  type RedisConnection,
+} from './redis-connection';
+export { webhooksEnvironment } from './webhooks-environment';
+export { eventsRelayEnvironment, crashAfterWriteOf, type EventsRelayEnvironment } from './events-environment';

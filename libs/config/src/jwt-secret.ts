@@ -60,6 +60,19 @@ export function resolveSubgraphSecret(
   );
 }
 
+/**
+ * The key webhook signing secrets are sealed with at rest (WEBHOOK_SECRETS_KEY, events service and delivery worker):
+ * required (>= 32 bytes) in production; in development derived from the JWT secret like SUBGRAPH_SECRET.
+ */
+export function resolveWebhookSecretsKey(
+  env: { NODE_ENV: string; WEBHOOK_SECRETS_KEY?: string | undefined },
+  jwtSecret: string,
+): string {
+  return configuredSecret('WEBHOOK_SECRETS_KEY', env.WEBHOOK_SECRETS_KEY, env.NODE_ENV, () =>
+    createHmac('sha256', jwtSecret).update('api-platform webhook secrets key').digest('base64url'),
+  );
+}
+
 export interface ResolvedSecrets {
   jwtSecret: string;
   subgraphSecret: string;

@@ -81,3 +81,18 @@ export async function closeRedis(redis: Redis | undefined): Promise<void> {
     redis.disconnect();
   }
 }
+
+/**
+ * A connection for the delivery queue (BullMQ): the same URL as every other connection of the process. BullMQ needs
+ * `maxRetriesPerRequest: null` (its blocking commands wait on purpose); the producer side (`queue`) keeps no offline
+ * queue, so a delivery queued while Redis is away fails at once and is left to the worker's sweep, which queues what
+ * the database says is due; the worker's side waits for Redis to come back.
+ */
+export function queueConnection(url: string, role: 'queue' | 'worker'): Redis {
+  return new Redis(url, {
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: role === 'worker',
+    connectTimeout: 1_000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  });
+}

@@ -10,6 +10,7 @@ export const supergraphEnvironment = z.object({
   ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
   AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
   POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),
+  EVENTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4005/graphql'),
   /** The supergraph composed at build time (tools/build.mjs); defaults to the file beside the bundle. */
   SUPERGRAPH_PATH: z.string().optional(),
   SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
@@ -50,6 +51,7 @@ export const subgraphUrlsOf = (env: SupergraphEnvironment): Record<string, strin
   items: env.ITEMS_SUBGRAPH_URL,
   auth: env.AUTH_SUBGRAPH_URL,
   posts: env.POSTS_SUBGRAPH_URL,
+  events: env.EVENTS_SUBGRAPH_URL,
 });
 
 /**

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { startProcess, type ManagedProcess } from './managed-process';
 import { freePort, waitForHttpOk } from './ports';
 
-export const SUBGRAPH_NAMES = ['users', 'items', 'auth', 'posts'] as const;
-export const APP_NAMES = [...SUBGRAPH_NAMES, 'gateway', 'rest'] as const;
+export const SUBGRAPH_NAMES = ['users', 'items', 'auth', 'posts', 'events'] as const;
+/** Processes that serve no API: the webhook delivery worker (started after the subgraphs, stopped with them). */
+export const WORKER_NAMES = ['deliveries'] as const;
+export const APP_NAMES = [...SUBGRAPH_NAMES, ...WORKER_NAMES, 'gateway', 'rest'] as const;
 export type AppName = (typeof APP_NAMES)[number];
 
 export const DEFAULT_PORTS: Record<AppName, number> = {
@@ -17,6 +19,8 @@ export const DEFAULT_PORTS: Record<AppName, number> = {
   items: 4002,
   auth: 4003,
   posts: 4004,
+  events: 4005,
+  deliveries: 4006,
 };
 
 /** Each process's METRICS_PORT default (its environment.ts; README.md#configuration). */
@@ -27,6 +31,8 @@ export const DEFAULT_METRICS_PORTS: Record<AppName, number> = {
   items: 9402,
   auth: 9403,
   posts: 9404,
+  events: 9405,
+  deliveries: 9406,
 };
 
 export interface SystemOptions {
@@ -69,6 +75,7 @@ export function appEnvironment(
     ITEMS_SUBGRAPH_URL: url('items'),
     AUTH_SUBGRAPH_URL: url('auth'),
     POSTS_SUBGRAPH_URL: url('posts'),
+    EVENTS_SUBGRAPH_URL: url('events'),
     GATEWAY_URL: url('gateway'),
   };
 }
@@ -144,7 +151,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const timeout = options.readyTimeoutMs ?? 60_000;
 
   const stop = async () => {
-    for (const group of [['rest'], ['gateway'], [...SUBGRAPH_NAMES]] as AppName[][]) {
+    for (const group of [['rest'], ['gateway'], [...WORKER_NAMES], [...SUBGRAPH_NAMES]] as AppName[][]) {
       await Promise.all(group.map((name) => processes.get(name)?.stop('SIGTERM', 10_000)));
     }
   };
@@ -178,6 +185,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
   try {
     await launch(SUBGRAPH_NAMES);
+    await launch(WORKER_NAMES);
     await launch(['gateway']);
     await launch(['rest']);
   } catch (error) {

@@ -32,6 +32,7 @@ export {
   type RecordParent,
   type RecordKind,
   type RecordWriteArgs,
+  type RecordEvents,
 } from './record-service';
 export {
   entityReference,

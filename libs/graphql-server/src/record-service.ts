@@ -16,7 +16,14 @@ import {
   type ListingSpec,
 } from '@platform/listing';
 import type { Filter } from 'mongodb';
-import type { RecordChanges, RecordRepository, VersionedRecord } from '@platform/mongo';
+import { buildEvent, type EventCaller, type EventType } from '@platform/events';
+import type {
+  EventOutbox,
+  RecordChanges,
+  RecordRepository,
+  VersionedRecord,
+  WriteEvent,
+} from '@platform/mongo';
 
 /** A record that lives under another one (a comment under its post): reads, writes and listings may name the parent. */
 export interface RecordParent<T> {
@@ -41,6 +48,16 @@ export interface RecordServiceOptions<T extends VersionedRecord> {
   /** What goes with the record, run under its version claim before it is deleted (a post's comments and likes). */
   cascade?: (id: number) => Promise<void>;
   parent?: RecordParent<T>;
+  /** The events its writes record (ADR 0023); absent or without an outbox: none. */
+  events?: RecordEvents<T> | undefined;
+}
+
+/** How a record type's writes become events: `<resource>.created|updated|deleted` with its REST representation. */
+export interface RecordEvents<T> {
+  outbox: EventOutbox | undefined;
+  resource: 'item' | 'post' | 'comment';
+  /** The REST representation (the current API version's) of a stored record. */
+  represent: (record: T) => Record<string, unknown>;
 }
 
 /** A PUT or PATCH: who, which record, the raw input, the version If-Match named (null: none), the parent named. */
@@ -115,9 +132,36 @@ export class RecordService<T extends VersionedRecord> {
     const id = parseEntityId(rawId, 'id');
     await this.requireWritable(principal, id, rawParentId);
     const cascade = this.options.cascade;
-    const deleted = await this.repository.deleteById(id, expectedVersion, cascade && (() => cascade(id)));
+    const deleted = await this.repository.deleteById(
+      id,
+      expectedVersion,
+      cascade && (() => cascade(id)),
+      this.writeEvent(caller, 'deleted'),
+    );
     if (!deleted) throw notFound(this.kind.label, id);
     return true;
+  }
+
+  /** The event a write of this record type records, by the caller (undefined: events are off). */
+  protected writeEvent(caller: Caller, change: 'created' | 'updated' | 'deleted'): WriteEvent<T> | undefined {
+    const events = this.options.events;
+    if (!events?.outbox) return undefined;
+    const { resource, represent } = events;
+    return {
+      outbox: events.outbox,
+      of: (record) =>
+        buildEvent(
+          caller as EventCaller,
+          `${resource}.${change}` as EventType,
+          { type: resource, id: record._id },
+          represent(record),
+          {
+            scope: `${this.kind.scope}:read`,
+            ownerId: (record[this.kind.owner] as number | null) ?? null,
+            private: false,
+          },
+        ),
+    };
   }
 
   /** The caller's principal when it holds the read scope. */
@@ -148,19 +192,38 @@ export class RecordService<T extends VersionedRecord> {
     const changes = changesOf(rawInput);
     await this.requireWritable(principal, id, rawParentId);
     this.options.authorizeChanges?.(principal, changes);
-    const updated = await this.repository.update(id, changes, new Date(), expectedVersion);
+    const updated = await this.repository.update(
+      id,
+      changes,
+      new Date(),
+      expectedVersion,
+      this.writeEvent(caller, 'updated'),
+    );
     if (!updated) throw notFound(this.kind.label, id);
     return updated;
   }
 
-  private page(caller: Caller, args: ConnectionArgs, within?: Filter<T>, scope?: string): Promise<Connection<T>> {
+  private page(
+    caller: Caller,
+    args: ConnectionArgs,
+    within?: Filter<T>,
+    scope?: string,
+  ): Promise<Connection<T>> {
     const { repository, cursorSecret } = this;
     const listing = this.kind.listing;
     const plan = planMongoList(listing, args, cursorSecret, { facadeCall: caller.facadeCall, scope });
     return repository
       .list(plan, within)
       .then((docs) =>
-        toConnection(docs, plan, listing, args, cursorSecret, (filter) => repository.count(filter, within), scope),
+        toConnection(
+          docs,
+          plan,
+          listing,
+          args,
+          cursorSecret,
+          (filter) => repository.count(filter, within),
+          scope,
+        ),
       );
   }
 

@@ -7,9 +7,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  crashAfterWriteOf,
   graphqlLimitsOf,
   isProduction,
   type CommonEnvironment,
+  type EventsRelayEnvironment,
   type ResolvedSecrets,
 } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
@@ -26,6 +28,8 @@ import type { SubgraphAppDeps } from './subgraph-server';
 import { requireSubgraphSecret } from '@platform/auth';
 import { runService } from '@platform/service';
 import { createSubgraphWrites } from '@platform/read-cache';
+import { EventRelay } from '@platform/mongo';
+import { eventsServiceTransport } from './event-relay';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
@@ -37,6 +41,31 @@ export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets 
   MONGO_ALLOW_STANDALONE: boolean;
   /** Where the read cache's generations live (libs/read-cache); absent: nothing to invalidate. */
   REDIS_URL?: string | undefined;
+}
+
+/** A subgraph whose writes record events declares these (libs/config eventsRelayEnvironment). */
+type MaybeEventsEnvironment = Partial<EventsRelayEnvironment>;
+
+/** The relay of a subgraph that records events, when its environment turns them on (ADR 0023). */
+function eventRelayOf(
+  env: SubgraphEnvironment & MaybeEventsEnvironment,
+  name: string,
+  db: SubgraphAppDeps['db'],
+  logger: Logger,
+): EventRelay | undefined {
+  if (!env.EVENTS || !env.EVENTS_SUBGRAPH_URL) return undefined;
+  return new EventRelay({
+    db,
+    logger,
+    transport: eventsServiceTransport({
+      service: name,
+      eventsUrl: env.EVENTS_SUBGRAPH_URL,
+      jwtSecret: env.jwtSecret,
+      subgraphSecret: env.subgraphSecret,
+    }),
+    sweepAfterMs: env.EVENTS_SWEEP_AFTER_MS ?? 10_000,
+    crashAfterWrite: crashAfterWriteOf(env),
+  });
 }
 
 export interface SubgraphApp {
@@ -91,6 +120,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
     // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
     const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
+    const relay = eventRelayOf(env, definition.name, mongo.db, logger);
     const deps: SubgraphAppDeps = {
       db: mongo.db,
       logger,
@@ -100,8 +130,10 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
       writes,
+      events: relay?.outbox,
     };
     const app = await definition.createApp({ env, mongo, logger, deps });
+    relay?.start();
     await runService({
       name: definition.name,
       host: env.HOST,
@@ -118,6 +150,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
         indexes.stop();
         await app.server.stop();
         await definition.close?.(app);
+        await relay?.close();
         await writes.close();
         await mongo.close();
       },

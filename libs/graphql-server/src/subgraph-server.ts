@@ -25,6 +25,7 @@ import { authenticateRequest } from './request-auth';
 import { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
 import { readCacheInvalidationPlugin } from './read-cache-invalidation';
 import type { SubgraphWrites } from '@platform/read-cache';
+import type { EventOutbox } from '@platform/mongo';
 
 export function createSubgraphServer<TContext extends BaseContext>(
   typeDefs: string,
@@ -85,6 +86,8 @@ export interface SubgraphAppDeps {
    * after any other write the subgraph makes; absent (tests in-process): nothing bumped.
    */
   writes?: SubgraphWrites | undefined;
+  /** This subgraph's change log (ADR 0023), when it records events (EVENTS on); absent: writes record none. */
+  events?: EventOutbox | undefined;
 }
 
 export interface StartedSubgraph<TContext extends BaseContext> {

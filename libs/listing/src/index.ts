@@ -40,6 +40,14 @@ export {
   pageEnvelopeSchema,
   cursorEnvelopeSchema,
 } from './listing-openapi';
-export { planMongoList, toConnection, listIndexes, DEFAULT_FIRST, MAX_FIRST, type Connection } from './mongo-list-plan';
+export {
+  planMongoList,
+  toConnection,
+  listIndexes,
+  DEFAULT_FIRST,
+  MAX_FIRST,
+  MAX_FACADE_FIRST,
+  type Connection,
+} from './mongo-list-plan';
 export { parseNestedFirst, MAX_NESTED_FIRST } from './nested-first';
 export { listLinks, type ListPosition } from './list-links';

@@ -155,13 +155,64 @@ export const readCacheLookups = new Counter({
 });
 export const readCacheInvalidations = new Counter({
   name: 'read_cache_invalidations_total',
-  help: "Generation bumps by a subgraph after it wrote, by subgraph and outcome (ok, failed: Redis did not take it; retried until it does).",
+  help: 'Generation bumps by a subgraph after it wrote, by subgraph and outcome (ok, failed: Redis did not take it; retried until it does).',
   labelNames: ['subgraph', 'outcome'] as const,
   registers,
 });
 export const readCacheResets = new Counter({
   name: 'read_cache_resets_total',
   help: 'Times a reader dropped every cached entry because its Redis connection failed or closed.',
+  registers,
+});
+
+export const eventsRecorded = new Counter({
+  name: 'events_recorded_total',
+  help: 'Events the events service stored for the first time (a re-published event is not counted again), by type.',
+  labelNames: ['type'] as const,
+  registers,
+});
+export const eventPublishFailures = new Counter({
+  name: 'events_publish_failures_total',
+  help: "A subgraph's pushes of events to the events service that failed (the sweep publishes them later).",
+  registers,
+});
+export const eventOutboxDropped = new Counter({
+  name: 'events_outbox_dropped_total',
+  help: 'Outbox entries the sweep dropped because their write never happened.',
+  registers,
+});
+export const webhookDeliveries = new Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Delivery attempts by outcome (delivered, failed: a retry follows, exhausted: the schedule ran out, withheld, refused: egress refused the address, interrupted).',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+export const webhookDeliveryDuration = new Histogram({
+  name: 'webhook_delivery_duration_seconds',
+  help: "Time of one delivery attempt, from connecting to the endpoint's answer.",
+  buckets: LATENCY_BUCKETS,
+  registers,
+});
+export const webhookDeliveryLag = new Histogram({
+  name: 'webhook_delivery_lag_seconds',
+  help: 'From an event occurring to its first successful delivery to an endpoint.',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 86400],
+  registers,
+});
+export const webhookQueueDepth = new Gauge({
+  name: 'webhook_queue_jobs',
+  help: 'Jobs in the delivery queue, by state (waiting, delayed, active).',
+  labelNames: ['state'] as const,
+  registers,
+});
+export const webhookDuePending = new Gauge({
+  name: 'webhook_deliveries_due',
+  help: 'Deliveries due now in the database (what the queue should hold; the sweep re-queues them).',
+  registers,
+});
+export const webhooksDisabled = new Counter({
+  name: 'webhooks_disabled_total',
+  help: 'Endpoints disabled after a delivery failed over the whole retry schedule.',
   registers,
 });
 
@@ -184,7 +235,11 @@ export function collectProcessMetrics(): void {
   collectDefaultMetrics({ register: registry });
   // prom-client also names three gauges `*_total`, a suffix Prometheus reserves for counters (promtool check metrics
   // reports them); the same counts stay available by type as `nodejs_active_resources`, `nodejs_active_handles`, ...
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+  for (const name of [
+    'nodejs_active_handles_total',
+    'nodejs_active_requests_total',
+    'nodejs_active_resources_total',
+  ]) {
     registry.removeSingleMetric(name);
   }
 }

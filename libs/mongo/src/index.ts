@@ -36,3 +36,13 @@ export {
   type RecordListPlan,
 } from './record-repository';
 export { monitorMongo } from './mongo-metrics';
+export {
+  EventOutbox,
+  EVENT_OUTBOX_COLLECTION,
+  type CommitCheck,
+  type EventPublisher,
+  type OutboxEntry,
+  type PendingEvent,
+  type WriteEvent,
+} from './event-outbox';
+export { EventRelay, type EventRelayOptions, type EventTransport, type PublishedEvent } from './event-relay';

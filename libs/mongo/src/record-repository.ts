@@ -9,6 +9,7 @@ import type { MongoListPlan } from '@platform/listing';
 import { nextSequenceValue } from './counters';
 import { findByIds } from './find-by-ids';
 import { deleteVersioned, updateVersioned, type Versioned, type VersionedCollection } from './version-claims';
+import type { WriteEvent } from './event-outbox';
 
 /** A record this repository keeps: an integer `_id`, a write counter and the time of its last change. */
 export interface VersionedRecord extends Versioned {
@@ -46,14 +47,29 @@ export class SequencedCollection<T extends Versioned & { _id: number }> {
   nextId(): Promise<number> {
     return nextSequenceValue(this.db, this.name);
   }
+
+  /** Inserts `document`, with its event recorded around the insert when given (ADR 0023). */
+  protected async insertRecorded(document: T, event?: WriteEvent<T>): Promise<T> {
+    const insert = async () => {
+      await this.collection.insertOne(document as OptionalUnlessRequiredId<T>);
+      return document;
+    };
+    if (!event) return insert();
+    const subject = `${this.name}:${document._id}`;
+    return event.outbox.around(
+      {
+        event: event.of(document),
+        check: { collection: this.name, filter: { _id: document._id }, expect: 'present', subject },
+      },
+      insert,
+    );
+  }
 }
 
 export class RecordRepository<T extends VersionedRecord> extends SequencedCollection<T> {
   /** Allocates the next id and inserts the document built with it. */
-  async insertWithNewId(build: (id: number) => T): Promise<T> {
-    const document = build(await this.nextId());
-    await this.collection.insertOne(document as OptionalUnlessRequiredId<T>);
-    return document;
+  async insertWithNewId(build: (id: number) => T, event?: WriteEvent<T>): Promise<T> {
+    return this.insertRecorded(build(await this.nextId()), event);
   }
 
   findById(id: number): Promise<T | null> {
@@ -95,12 +111,15 @@ export class RecordRepository<T extends VersionedRecord> extends SequencedCollec
     changes: RecordChanges<T>,
     now: Date,
     expectedVersion?: number | null,
+    event?: WriteEvent<T>,
   ): Promise<T | null> {
     return updateVersioned(
       this.versioned,
       id,
       { ...changes, updatedAt: now } as MatchKeysAndValues<T>,
       expectedVersion,
+      {},
+      event,
     );
   }
 
@@ -109,8 +128,13 @@ export class RecordRepository<T extends VersionedRecord> extends SequencedCollec
    * on the record's version is held and before the record goes: a stale If-Match changes nothing, and a cascade that
    * fails half-way leaves the record in place, so retrying the delete completes it.
    */
-  deleteById(id: number, expectedVersion?: number | null, cascade?: () => Promise<void>): Promise<boolean> {
-    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade && (() => cascade()));
+  deleteById(
+    id: number,
+    expectedVersion?: number | null,
+    cascade?: () => Promise<void>,
+    event?: WriteEvent<T>,
+  ): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade && (() => cascade()), event);
   }
 
   /** Removes a record with no version check: only for undoing an insert that lost a race (DeletionGuard). */

@@ -11,6 +11,7 @@
 import type { Collection, Db, Document, Filter, MatchKeysAndValues } from 'mongodb';
 import { AppError } from '@platform/errors';
 import { isDuplicateKeyError } from './mongo-errors';
+import type { EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
 
 export const VERSION_CLAIMS_COLLECTION = 'version_claims';
 const STALE_CLAIM_MS = 30_000;
@@ -45,6 +46,11 @@ export interface VersionedWrite<T extends Versioned, R> {
    * when it no longer was (the loop then reads again).
    */
   write: (from: number, current: T) => Promise<R | undefined>;
+  /**
+   * The write's event (ADR 0023): recorded in the outbox under the claim, before the write, and published once the
+   * write returned something; `pending` gets the version the write starts from.
+   */
+  event?: { outbox: EventOutbox; pending: (from: number, current: T) => PendingEvent } | undefined;
 }
 
 export const preconditionFailed = (): AppError =>
@@ -74,7 +80,14 @@ export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrit
       continue;
     }
     try {
-      const written = await spec.write(from, current);
+      const event = spec.event;
+      const written = event
+        ? await event.outbox.around(
+            event.pending(from, current),
+            () => spec.write(from, current),
+            (result) => result !== undefined,
+          )
+        : await spec.write(from, current);
       if (written !== undefined) return written;
       if (conditional) throw preconditionFailed();
     } finally {
@@ -91,7 +104,11 @@ export interface VersionedCollection<T extends Versioned & { _id: number }> {
 }
 
 /** `{_id, ...scope}` at `version`: `$and` keeps a scope's own `$or` apart from atVersion's. */
-const scopedAt = <T extends Versioned & { _id: number }>(id: number, scope: Filter<T>, version: number): Filter<T> =>
+const scopedAt = <T extends Versioned & { _id: number }>(
+  id: number,
+  scope: Filter<T>,
+  version: number,
+): Filter<T> =>
   (Object.keys(scope).length === 0
     ? { _id: id, ...atVersion<T>(version) }
     : { _id: id, $and: [scope, atVersion<T>(version)] }) as Filter<T>;
@@ -106,14 +123,29 @@ export function updateVersioned<T extends Versioned & { _id: number } & Document
   changes: MatchKeysAndValues<T>,
   expectedVersion?: number | null,
   scope: Filter<T> = {},
+  event?: WriteEvent<T>,
 ): Promise<T | null> {
   const { db, collection } = target;
+  const name = collection.collectionName;
   return writeVersioned({
     db,
-    resource: collection.collectionName,
+    resource: name,
     id,
     expectedVersion,
     read: () => collection.findOne({ _id: id, ...scope } as Filter<T>) as Promise<T | null>,
+    // The record after a `$set` of `changes` at version from + 1 is known before the write: the event carries it.
+    event: event && {
+      outbox: event.outbox,
+      pending: (from, current) => ({
+        event: event.of({ ...current, ...changes, version: from + 1 } as T),
+        check: {
+          collection: name,
+          filter: { _id: id },
+          expect: { versionAtLeast: from + 1 },
+          subject: `${name}:${id}`,
+        },
+      }),
+    },
     write: async (from) =>
       ((await collection.findOneAndUpdate(
         scopedAt<T>(id, scope, from),
@@ -134,14 +166,29 @@ export async function deleteVersioned<T extends Versioned & { _id: number } & Do
   expectedVersion?: number | null,
   scope: Filter<T> = {},
   before?: (current: T) => Promise<void>,
+  event?: WriteEvent<T>,
 ): Promise<boolean> {
   const { db, collection } = target;
+  const name = collection.collectionName;
   const deleted = await writeVersioned({
     db,
-    resource: collection.collectionName,
+    resource: name,
     id,
     expectedVersion,
     read: () => collection.findOne({ _id: id, ...scope } as Filter<T>) as Promise<T | null>,
+    event: event && {
+      outbox: event.outbox,
+      pending: (from, current) => ({
+        event: event.of(current),
+        check: {
+          collection: name,
+          filter: { _id: id },
+          expect: 'absent',
+          subject: `${name}:${id}`,
+          fromVersion: from,
+        },
+      }),
+    },
     write: async (from, current: T) => {
       await before?.(current);
       return (await collection.deleteOne(scopedAt<T>(id, scope, from))).deletedCount === 1 ? true : undefined;

@@ -14,3 +14,4 @@ export { isWholeCollection, serves, servingIndex, shapeKey, shapesOf, type Index
 export { errorCodes, stackSubgraphUrls, suiteApps, unique } from './suite-apps';
 export { expectPreflightAllowed } from './cors';
 export { suiteDatabases } from './suite-databases';
+export { startWebhookReceiver, type WebhookReceiver, type ReceivedDelivery } from './webhook-receiver';

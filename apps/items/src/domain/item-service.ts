@@ -13,10 +13,21 @@ import {
   parseEntityId,
   parseInput,
   toCents,
+  fromCents,
 } from '@platform/contracts';
 import { LISTINGS } from '@platform/listing';
 import { RecordService } from '@platform/graphql-server';
+import type { EventOutbox } from '@platform/mongo';
 import type { ItemChanges, ItemDocument, ItemRepository } from '../data-access/item-repository';
+
+/** An item's REST representation (what GET /items/{id} answers), carried by its events. */
+export const itemRepresentation = (item: ItemDocument): Record<string, unknown> => ({
+  id: item._id,
+  name: item.name,
+  description: item.description,
+  price: fromCents(item.priceCents),
+  owner_id: item.ownerId,
+});
 
 /** GraphQL input (camelCase, ID strings) -> the contract's REST shape, keeping only the keys the client sent. */
 function toContractShape(input: unknown): Record<string, unknown> {
@@ -65,11 +76,12 @@ function updateChanges(rawInput: unknown): ItemChanges {
 }
 
 export class ItemService extends RecordService<ItemDocument> {
-  constructor(items: ItemRepository, cursorSecret: Buffer) {
+  constructor(items: ItemRepository, cursorSecret: Buffer, outbox?: EventOutbox) {
     super(items, { label: 'Item', scope: 'items', owner: 'ownerId', listing: LISTINGS.items }, cursorSecret, {
       replaceChanges,
       updateChanges,
       authorizeChanges: (principal, changes) => checkOwnerChoice(principal, changes.ownerId),
+      events: { outbox, resource: 'item', represent: itemRepresentation },
     });
   }
 
@@ -78,15 +90,18 @@ export class ItemService extends RecordService<ItemDocument> {
     const input = parseInput(ItemCreate, toContractShape(rawInput), 'input');
     checkOwnerChoice(principal, input.owner_id);
     const now = new Date();
-    return this.repository.insertWithNewId((id) => ({
-      _id: id,
-      name: input.name,
-      description: input.description ?? null,
-      priceCents: toCents(input.price),
-      ownerId: input.owner_id === undefined ? principal.userId : input.owner_id,
-      createdAt: now,
-      updatedAt: now,
-    }));
+    return this.repository.insertWithNewId(
+      (id) => ({
+        _id: id,
+        name: input.name,
+        description: input.description ?? null,
+        priceCents: toCents(input.price),
+        ownerId: input.owner_id === undefined ? principal.userId : input.owner_id,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      this.writeEvent(caller, 'created'),
+    );
   }
 
   /** Internal (users subgraph, on account deletion): removes every item the user owns. Idempotent. */

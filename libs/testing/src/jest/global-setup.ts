@@ -65,6 +65,12 @@ export default async function globalSetup(): Promise<void> {
       // The facade runs the default mode (embedded, ADR 0007) unless TEST_GATEWAY_MODE=remote runs the whole suite
       // through the gateway process; the few tests that watch a hop read `stack.gatewayMode`.
       GATEWAY_MODE: gatewayMode,
+      // Webhook tests receive on loopback (as `npm start` allows), retry within seconds and recover within seconds.
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      WEBHOOK_SWEEP_INTERVAL_MS: '1000',
+      EVENTS_SWEEP_AFTER_MS: '2000',
     },
   }).catch(abandon);
   const stack: TestStack = {

@@ -1,0 +1,244 @@
+/**
+ * One delivery attempt, and the sweep that keeps the queue honest (ADR 0024).
+ *
+ * An attempt: read the delivery (pending only), its webhook (enabled only), its owner's rights now and the event;
+ * withhold the delivery when the owner may not read the event (or is deactivated); claim try n by inserting its
+ * attempt record (one worker per try, also when the fan-out and the sweep queued the same try); sign and send; record
+ * the outcome; then delivered, or the next try queued after the schedule's delay, or, the schedule spent, failed and
+ * the webhook disabled (with a `webhook.disabled` event, recorded through the events database's own outbox).
+ * A worker killed mid-attempt leaves a claim without an outcome: BullMQ hands the stalled job to another worker (or
+ * the sweep queues it again), which finds the claim older than an attempt can last, records it as interrupted and
+ * moves on to the next try. Redis flushed: the sweep queues every delivery the database says is due.
+ */
+import {
+  buildEvent,
+  canReadEvent,
+  nextAttemptDelayMs,
+  toPublicEvent,
+  type RecordedEvent,
+} from '@platform/events';
+import type { Logger } from '@platform/logging';
+import {
+  webhookDeliveries,
+  webhookDeliveryDuration,
+  webhookDeliveryLag,
+  webhookDuePending,
+  webhookQueueDepth,
+  webhooksDisabled,
+} from '@platform/metrics';
+import type { EventOutbox } from '@platform/mongo';
+import type {
+  DeliveryDocument,
+  DeliveryQueue,
+  DeliveryStore,
+  EventFanOut,
+  EventStore,
+  WebhookDocument,
+  WebhookStore,
+} from '@platform/webhooks';
+import type { OwnerRights } from './owner-rights';
+import type { SendResult, WebhookSender } from './sender';
+
+export interface ProcessorDeps {
+  logger: Logger;
+  events: EventStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  queue: DeliveryQueue;
+  fanOut: EventFanOut;
+  outbox: EventOutbox;
+  sender: WebhookSender;
+  owners: OwnerRights;
+  /** Seconds to wait after each failed try (WEBHOOK_RETRY_SCHEDULE). */
+  schedule: readonly number[];
+  /** The longest one attempt may take (WEBHOOK_TIMEOUT_MS): a claim older than this, unfinished, was interrupted. */
+  timeoutMs: number;
+}
+
+const SWEEP_BATCH = 500;
+
+export class DeliveryProcessor {
+  constructor(private readonly deps: ProcessorDeps) {}
+
+  async process(deliveryId: string): Promise<void> {
+    const { deliveries, webhooks } = this.deps;
+    const delivery = await deliveries.findById(deliveryId);
+    if (!delivery || delivery.state !== 'pending') return;
+    const webhook = await webhooks.findById(delivery.webhookId);
+    if (!webhook || webhook.status !== 'enabled') {
+      await deliveries.set(delivery._id, {
+        state: 'failed',
+        reason: webhook ? 'endpoint disabled' : 'endpoint deleted',
+      });
+      return;
+    }
+    const body = await this.bodyFor(delivery, webhook);
+    if (typeof body !== 'string') {
+      await deliveries.set(delivery._id, { state: body.state, reason: body.reason });
+      webhookDeliveries.inc({ outcome: body.state });
+      return;
+    }
+    const n = delivery.attempts + 1;
+    if (!(await deliveries.claimAttempt(delivery, n))) {
+      await this.claimTaken(delivery, n);
+      return;
+    }
+    const secrets = webhooks.signingSecrets(webhook);
+    const result = await this.deps.sender.send(webhook.url, {
+      id: delivery.messageId,
+      timestamp: new Date(),
+      body,
+      secrets,
+    });
+    webhookDeliveryDuration.observe(result.durationMs / 1000);
+    await deliveries.finishAttempt(delivery._id, n, {
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+    });
+    await this.settle(delivery, webhook, n, result);
+  }
+
+  /**
+   * The body to send, or why not: the owner's account gone or deactivated, or the event one the owner may not read
+   * now (withheld: never sent, not shown in the owner's log); the event past retention (failed).
+   */
+  private async bodyFor(
+    delivery: DeliveryDocument,
+    webhook: WebhookDocument,
+  ): Promise<string | { state: 'withheld' | 'failed'; reason: string }> {
+    const reader = await this.deps.owners.readerOf(webhook.ownerId);
+    if (!reader) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
+    if (delivery.eventId === null) return JSON.stringify(delivery.body);
+    const stored = await this.deps.events.findById(delivery.eventId);
+    if (!stored) return { state: 'failed', reason: 'the event is past retention' };
+    if (!canReadEvent(reader, stored.audience)) {
+      return { state: 'withheld', reason: 'the owner may not read this event' };
+    }
+    const { _id, ...rest } = stored;
+    return JSON.stringify(toPublicEvent({ ...rest, id: _id } as RecordedEvent));
+  }
+
+  /** Try n was claimed before: interrupted (claim older than an attempt lasts, no outcome), or settled but not recorded. */
+  private async claimTaken(delivery: DeliveryDocument, n: number): Promise<void> {
+    const attempt = await this.deps.deliveries.findAttempt(delivery._id, n);
+    if (!attempt) return;
+    const webhook = await this.deps.webhooks.findById(delivery.webhookId);
+    if (!webhook) return;
+    if (attempt.finishedAt === null) {
+      if (Date.now() - attempt.startedAt.getTime() < this.deps.timeoutMs + 1_000) return; // another worker is on it
+      const interrupted = 'interrupted: the worker stopped during the attempt';
+      await this.deps.deliveries.finishAttempt(delivery._id, n, {
+        statusCode: null,
+        durationMs: null,
+        error: interrupted,
+      });
+      webhookDeliveries.inc({ outcome: 'interrupted' });
+      await this.settle(
+        delivery,
+        webhook,
+        n,
+        {
+          ok: false,
+          statusCode: null,
+          durationMs: 0,
+          error: interrupted,
+          refused: false,
+        },
+        true,
+      );
+      return;
+    }
+    const ok = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+    await this.settle(
+      delivery,
+      webhook,
+      n,
+      {
+        ok,
+        statusCode: attempt.statusCode,
+        durationMs: attempt.durationMs ?? 0,
+        error: attempt.error,
+        refused: false,
+      },
+      true,
+    );
+  }
+
+  private async settle(
+    delivery: DeliveryDocument,
+    webhook: WebhookDocument,
+    n: number,
+    result: SendResult,
+    counted = false,
+  ): Promise<void> {
+    const { deliveries, queue } = this.deps;
+    if (result.ok) {
+      await deliveries.set(delivery._id, {
+        state: 'delivered',
+        attempts: n,
+        lastStatusCode: result.statusCode,
+        reason: null,
+      });
+      if (!counted) webhookDeliveries.inc({ outcome: 'delivered' });
+      if (delivery.eventId) {
+        const event = await this.deps.events.findById(delivery.eventId);
+        if (event) webhookDeliveryLag.observe((Date.now() - event.occurredAt.getTime()) / 1000);
+      }
+      return;
+    }
+    const delay = nextAttemptDelayMs(this.deps.schedule, n);
+    if (delay === null) {
+      await deliveries.set(delivery._id, {
+        state: 'failed',
+        attempts: n,
+        lastStatusCode: result.statusCode,
+        reason: 'every attempt of the retry schedule failed',
+      });
+      if (!counted) webhookDeliveries.inc({ outcome: 'exhausted' });
+      // Sustained failure: the schedule ran out for the first time (a failed redelivery later disables nothing).
+      if (n === this.deps.schedule.length + 1) await this.disable(webhook);
+      return;
+    }
+    const nextAttemptAt = new Date(Date.now() + delay);
+    await deliveries.set(delivery._id, { attempts: n, nextAttemptAt, lastStatusCode: result.statusCode });
+    if (!counted) webhookDeliveries.inc({ outcome: result.refused ? 'refused' : 'failed' });
+    await queue.enqueue(delivery._id, n + 1, delay).catch(() => undefined); // the sweep queues it when Redis is back
+  }
+
+  /** Sustained failure: the endpoint stops, and a `webhook.disabled` event (its owner's) says so. */
+  private async disable(webhook: WebhookDocument): Promise<void> {
+    const disabled = await this.deps.webhooks.update(
+      webhook._id,
+      { status: 'disabled', disabledReason: 'failing' },
+      null,
+      {
+        outbox: this.deps.outbox,
+        of: (after) =>
+          buildEvent(
+            { principal: null },
+            'webhook.disabled',
+            { type: 'webhook', id: after._id },
+            { id: after._id, url: after.url, status: 'disabled', reason: 'failing' },
+            { scope: 'users:read', ownerId: after.ownerId, private: true },
+          ),
+      },
+    );
+    if (disabled) {
+      webhooksDisabled.inc();
+      this.deps.logger.warn(
+        { webhookId: webhook._id },
+        'webhook disabled: a delivery failed over the whole retry schedule',
+      );
+    }
+  }
+
+  /** Queues every delivery the database says is due (what a flushed or lost Redis forgot), and updates the gauges. */
+  async sweep(): Promise<void> {
+    const due = await this.deps.deliveries.due(new Date(), SWEEP_BATCH);
+    webhookDuePending.set(due.length);
+    for (const delivery of due) await this.deps.queue.enqueue(delivery._id, delivery.attempts + 1);
+    const depth = await this.deps.queue.depth();
+    for (const [state, count] of Object.entries(depth)) webhookQueueDepth.set({ state }, count);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Entry point of the delivery worker: BullMQ jobs (one per delivery attempt) from the platform's Redis, each run by
+ * the DeliveryProcessor against the events service's database; a sweep that re-queues what the database says is due;
+ * health on PORT, metrics on METRICS_PORT. On SIGTERM it stops taking jobs and lets the running attempts finish.
+ */
+// First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
+import './tracing';
+import { Worker } from 'bullmq';
+import { isProduction, queueConnection } from '@platform/config';
+import { SecretBox } from '@platform/events';
+import { createLogger } from '@platform/logging';
+import { connectMongo, EventRelay, monitorMongo } from '@platform/mongo';
+import { runService } from '@platform/service';
+import {
+  DELIVERY_QUEUE,
+  DeliveryQueue,
+  DeliveryStore,
+  EventFanOut,
+  EventStore,
+  WebhookStore,
+  localTransport,
+  type DeliveryJob,
+} from '@platform/webhooks';
+import { loadDeliveriesEnvironment } from './environment';
+import { DeliveryProcessor } from './delivery-processor';
+import { systemResolver } from './egress';
+import { usersOwnerRights } from './owner-rights';
+import { WebhookSender } from './sender';
+
+const start = async () => {
+  const env = loadDeliveriesEnvironment();
+  const logger = createLogger('deliveries', env.LOG_LEVEL);
+  const metrics = env.METRICS_PORT !== undefined;
+  const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, 'deliveries', {
+    monitorCommands: metrics,
+    ...(metrics ? { beforeConnect: monitorMongo } : {}),
+  });
+  const events = new EventStore(mongo.db);
+  const webhooks = new WebhookStore(mongo.db, new SecretBox(env.webhookSecretsKey));
+  const deliveries = new DeliveryStore(mongo.db);
+  await deliveries.ensureIndexes();
+  const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
+  const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
+  // The worker's own events (webhook.disabled) go through the events database's outbox, like every write's.
+  const relay = new EventRelay({
+    db: mongo.db,
+    logger,
+    transport: localTransport(fanOut, events),
+    sweepAfterMs: 10_000,
+  });
+  const sender = new WebhookSender({
+    policy: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK },
+    resolver: systemResolver,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    maxResponseBytes: env.WEBHOOK_MAX_RESPONSE_BYTES,
+    httpsOnly: isProduction(env),
+  });
+  const owners = usersOwnerRights({
+    usersUrl: env.USERS_SUBGRAPH_URL,
+    jwtSecret: env.jwtSecret,
+    subgraphSecret: env.subgraphSecret,
+  });
+  const processor = new DeliveryProcessor({
+    logger,
+    events,
+    webhooks,
+    deliveries,
+    queue,
+    fanOut,
+    outbox: relay.outbox,
+    sender,
+    owners,
+    schedule: env.schedule,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+  });
+  // A job's lock outlives the longest attempt; a worker that died releases its jobs to others after it (stalled jobs).
+  const lockMs = env.WEBHOOK_TIMEOUT_MS + 5_000;
+  const worker = new Worker<DeliveryJob>(DELIVERY_QUEUE, (job) => processor.process(job.data.deliveryId), {
+    connection: queueConnection(env.REDIS_URL, 'worker'),
+    prefix: env.WEBHOOK_QUEUE_PREFIX,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    maxStalledCount: 1_000,
+  });
+  let queueDown = false;
+  worker.on('error', (error) => {
+    if (!queueDown)
+      logger.warn({ err: { message: error.message } }, 'delivery queue: Redis unreachable; retrying');
+    queueDown = true;
+  });
+  worker.on('ready', () => {
+    if (queueDown) logger.info('delivery queue: Redis is back');
+    queueDown = false;
+  });
+  worker.on('failed', (job, error) =>
+    logger.error(
+      { err: { message: error.message }, deliveryId: job?.data.deliveryId },
+      'delivery job failed',
+    ),
+  );
+  const sweep = () => processor.sweep().catch(() => undefined); // Redis or the database away: the next sweep tries again
+  const sweeper = setInterval(sweep, env.WEBHOOK_SWEEP_INTERVAL_MS);
+  void sweep();
+  relay.start();
+  await runService({
+    name: 'deliveries',
+    host: env.HOST,
+    port: env.PORT,
+    metricsPort: env.METRICS_PORT,
+    logger,
+    handler: (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}');
+    },
+    readiness: async () => (await mongo.ping()) && worker.isRunning(),
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    onShutdown: async () => {
+      clearInterval(sweeper);
+      await worker.close();
+      await relay.close();
+      await queue.close();
+      await sender.close();
+      await owners.close();
+      await mongo.close();
+    },
+  });
+};
+
+start().catch((error: unknown) => {
+  process.stderr.write(
+    `deliveries failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+/** Assembles the events subgraph from its dependencies; main.ts listens, tests call it in-process. */
+import { queueConnection } from '@platform/config';
+import { SecretBox } from '@platform/events';
+import { startSubgraph, type StartedSubgraph, type SubgraphAppDeps } from '@platform/graphql-server';
+import { DeliveryQueue, DeliveryStore, EventFanOut, EventStore, WebhookStore } from '@platform/webhooks';
+import typeDefs from './schema.graphql';
+import type { EventsContext } from './context';
+import type { EventsEnvironment } from './environment';
+import { EventFeed } from './domain/event-feed';
+import { WebhookService } from './domain/webhook-service';
+import { resolvers } from './resolvers';
+
+export interface EventsApp extends StartedSubgraph<EventsContext> {
+  close(): Promise<void>;
+}
+
+const RETENTION_SWEEP_MS = 60_000;
+
+export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironment): Promise<EventsApp> {
+  const store = new EventStore(deps.db, Math.round(env.EVENT_RETENTION_DAYS * 86_400));
+  await store.ensureIndexes();
+  const deliveries = new DeliveryStore(deps.db);
+  await deliveries.ensureIndexes();
+  const webhooks = new WebhookStore(deps.db, new SecretBox(env.webhookSecretsKey));
+  const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
+  const fanOut = new EventFanOut(store, webhooks, deliveries, queue, deps.logger);
+  const feed = new EventFeed(store, fanOut);
+  const service = new WebhookService(webhooks, deliveries, fanOut, {
+    production: deps.production,
+    overlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
+    maxPerOwner: env.WEBHOOK_MAX_PER_OWNER,
+  });
+  // Where the server has no TTL index (FerretDB v1), retention is this service's own sweep, every minute.
+  const expire = () =>
+    store
+      .expire()
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          'event expiry failed',
+        ),
+      );
+  const expiry = store.expiresItself ? setInterval(expire, RETENTION_SWEEP_MS) : undefined;
+  expiry?.unref();
+  if (expiry) void expire();
+  const started = await startSubgraph<EventsContext>({
+    ...deps,
+    typeDefs,
+    resolvers,
+    services: { feed, webhooks: service },
+  });
+  return {
+    ...started,
+    close: async () => {
+      clearInterval(expiry);
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,281 @@
+/**
+ * Webhooks: a user's endpoints and their deliveries. Any signed-in user manages its own (bearer token: an API key, a
+ * read credential, cannot add endpoints that would carry data away); an admin manages every one. Someone else's
+ * webhook is absent (404), not forbidden: its existence is nobody else's business. The signing secret is answered once,
+ * at creation and at each rotation, and kept sealed (libs/events SecretBox).
+ */
+import { AppError, notFound, validationError } from '@platform/errors';
+import { isAdmin, requirePrincipal, type Caller, type Principal } from '@platform/auth';
+import { parseEntityId } from '@platform/contracts';
+import { EVENT_TYPES, newEventId, newSigningSecret, PING_EVENT_TYPE } from '@platform/events';
+import type {
+  AttemptDocument,
+  DeliveryDocument,
+  DeliveryStore,
+  EventFanOut,
+  WebhookDocument,
+  WebhookStore,
+} from '@platform/webhooks';
+import { deliveryIdOf } from '@platform/webhooks';
+
+export interface WebhookInput {
+  url?: string | null;
+  eventTypes?: readonly string[] | null;
+  description?: string | null;
+  enabled?: boolean | null;
+}
+
+export interface WebhookSettings {
+  production: boolean;
+  overlapSeconds: number;
+  maxPerOwner: number;
+}
+
+export interface DeliveryWithAttempts extends DeliveryDocument {
+  attemptLog: AttemptDocument[];
+}
+
+const fail = (field: string, message: string): never => {
+  throw validationError([{ field, message }]);
+};
+
+const MAX_URL = 2_048;
+
+export class WebhookService {
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly fanOut: EventFanOut,
+    private readonly settings: WebhookSettings,
+  ) {}
+
+  /** A user's own bearer token (no API key, no service): who may hold webhooks. */
+  private owner(caller: Caller): Principal {
+    const principal = requirePrincipal(caller.principal, caller.authError);
+    if (principal.kind !== 'user' || principal.userId === null) {
+      throw new AppError(
+        'FORBIDDEN',
+        'Not enough permissions: webhooks are managed with a user’s access token',
+      );
+    }
+    return principal;
+  }
+
+  private checkUrl(raw: unknown): string {
+    if (typeof raw !== 'string' || raw.length === 0) return fail('url', 'is required');
+    if (raw.length > MAX_URL) return fail('url', `at most ${MAX_URL} characters`);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return fail('url', 'must be an absolute URL');
+    }
+    if (url.protocol !== 'https:' && (this.settings.production || url.protocol !== 'http:')) {
+      return fail('url', this.settings.production ? 'must be an https URL' : 'must be an http or https URL');
+    }
+    if (url.username || url.password) return fail('url', 'must not hold credentials');
+    if (url.hash) return fail('url', 'must not hold a fragment');
+    return url.toString();
+  }
+
+  private checkTypes(raw: unknown): string[] {
+    if (!Array.isArray(raw) || raw.length === 0)
+      return fail('event_types', 'at least one event type, or `*`');
+    const types = [...new Set(raw as unknown[])];
+    if (types.length > EVENT_TYPES.length + 1) return fail('event_types', 'too many event types');
+    for (const type of types) {
+      if (typeof type !== 'string' || (type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type))) {
+        return fail('event_types', `unknown event type: ${String(type)}`);
+      }
+    }
+    return types as string[];
+  }
+
+  private checkDescription(raw: unknown): string | null {
+    if (raw === undefined || raw === null) return null;
+    if (typeof raw !== 'string' || raw.length > 500) return fail('description', 'at most 500 characters');
+    return raw;
+  }
+
+  async create(caller: Caller, input: WebhookInput): Promise<{ webhook: WebhookDocument; secret: string }> {
+    const principal = this.owner(caller);
+    const url = this.checkUrl(input.url);
+    const eventTypes = this.checkTypes(input.eventTypes);
+    const description = this.checkDescription(input.description);
+    const owned = await this.webhooks.list({ ownerId: principal.userId! });
+    if (owned.length >= this.settings.maxPerOwner) {
+      throw new AppError(
+        'CONFLICT',
+        `At most ${this.settings.maxPerOwner} webhooks per user; delete one first`,
+      );
+    }
+    const secret = newSigningSecret();
+    const now = new Date();
+    const webhook = await this.webhooks.create(
+      (id) => ({
+        _id: id,
+        ownerId: principal.userId!,
+        url,
+        eventTypes,
+        description,
+        status: 'enabled',
+        disabledReason: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      secret,
+    );
+    return { webhook, secret };
+  }
+
+  list(caller: Caller): Promise<WebhookDocument[]> {
+    const principal = this.owner(caller);
+    return this.webhooks.list(isAdmin(principal) ? {} : { ownerId: principal.userId! });
+  }
+
+  async get(caller: Caller, rawId: unknown): Promise<WebhookDocument | null> {
+    const principal = this.owner(caller);
+    const webhook = await this.webhooks.findById(parseEntityId(rawId, 'id'));
+    return webhook && (isAdmin(principal) || webhook.ownerId === principal.userId) ? webhook : null;
+  }
+
+  private async require(caller: Caller, rawId: unknown): Promise<WebhookDocument> {
+    const webhook = await this.get(caller, rawId);
+    if (!webhook) throw notFound('Webhook', String(rawId));
+    return webhook;
+  }
+
+  async update(
+    caller: Caller,
+    rawId: unknown,
+    input: WebhookInput,
+    expectedVersion?: number | null,
+  ): Promise<WebhookDocument> {
+    const webhook = await this.require(caller, rawId);
+    const changes: Parameters<WebhookStore['update']>[1] = {};
+    if (input.url !== undefined) changes.url = this.checkUrl(input.url);
+    if (input.eventTypes !== undefined) changes.eventTypes = this.checkTypes(input.eventTypes);
+    if (input.description !== undefined) changes.description = this.checkDescription(input.description);
+    if (input.enabled !== undefined && input.enabled !== null) {
+      changes.status = input.enabled ? 'enabled' : 'disabled';
+      changes.disabledReason = input.enabled ? null : 'by its owner';
+    }
+    const updated = await this.webhooks.update(webhook._id, changes, expectedVersion);
+    if (!updated) throw notFound('Webhook', webhook._id);
+    return updated;
+  }
+
+  async delete(caller: Caller, rawId: unknown, expectedVersion?: number | null): Promise<boolean> {
+    const webhook = await this.require(caller, rawId);
+    const deleted = await this.webhooks.delete(webhook._id, expectedVersion);
+    if (!deleted) throw notFound('Webhook', webhook._id);
+    await this.deliveries.deleteOfWebhook(webhook._id);
+    return true;
+  }
+
+  /**
+   * A new secret, answered once; the current one keeps signing beside it for `overlapSeconds` (default
+   * WEBHOOK_SECRET_OVERLAP_SECONDS; 0 ends it now), so receivers can switch without losing a delivery.
+   */
+  async rotate(
+    caller: Caller,
+    rawId: unknown,
+    overlapSeconds?: number | null,
+  ): Promise<{ webhook: WebhookDocument; secret: string }> {
+    const webhook = await this.require(caller, rawId);
+    const overlap = overlapSeconds ?? this.settings.overlapSeconds;
+    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) {
+      fail('overlap_seconds', 'must be an integer from 0 to 604800');
+    }
+    const now = new Date();
+    const until = new Date(now.getTime() + overlap * 1000);
+    // The current secret signs until `until`; one already rotated out stops now (at most two live at a time).
+    const kept = webhook.secrets
+      .filter((s) => s.expiresAt === null)
+      .map((s) => ({ ...s, expiresAt: overlap === 0 ? now : until }))
+      .filter((s) => s.expiresAt > now);
+    const secret = newSigningSecret();
+    const updated = await this.webhooks.update(webhook._id, {
+      secrets: [this.webhooks.seal(webhook._id, secret), ...kept],
+    });
+    if (!updated) throw notFound('Webhook', webhook._id);
+    return { webhook: updated, secret };
+  }
+
+  /** A `webhook.ping` message to the endpoint, delivered (and logged) like any event. */
+  async ping(caller: Caller, rawId: unknown): Promise<DeliveryWithAttempts> {
+    const webhook = await this.require(caller, rawId);
+    const now = new Date();
+    const messageId = newEventId(now.getTime()).replace(/^evt_/, 'msg_');
+    const delivery: DeliveryDocument = {
+      _id: deliveryIdOf(messageId, webhook._id),
+      webhookId: webhook._id,
+      ownerId: webhook.ownerId,
+      messageId,
+      eventType: PING_EVENT_TYPE,
+      eventId: null,
+      body: {
+        id: messageId,
+        type: PING_EVENT_TYPE,
+        occurred_at: now.toISOString(),
+        data: { webhook_id: webhook._id },
+      },
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      reason: null,
+      lastStatusCode: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deliveries.createMany([delivery]);
+    await this.fanOut.enqueue([delivery]);
+    return { ...delivery, attemptLog: [] };
+  }
+
+  /** A webhook's deliveries newest first, each with its attempts; withheld ones (never sent) only for admins. */
+  async deliveriesOf(
+    caller: Caller,
+    rawId: unknown,
+    args: { first?: number | null; after?: string | null },
+    max = 100,
+  ): Promise<{
+    nodes: DeliveryWithAttempts[];
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+  }> {
+    const webhook = await this.require(caller, rawId);
+    const first = args.first ?? 20;
+    if (!Number.isInteger(first) || first < 1 || first > max)
+      fail('first', `must be an integer from 1 to ${max}`);
+    const admin = isAdmin(this.owner(caller));
+    const found = await this.deliveries.ofWebhook(webhook._id, {
+      withheld: admin,
+      before: args.after ?? null,
+      first: first + 1,
+    });
+    const page = found.slice(0, first);
+    const attempts = await this.deliveries.attemptsOf(page.map((d) => d._id));
+    return {
+      nodes: page.map((d) => ({ ...d, attemptLog: attempts.filter((a) => a.deliveryId === d._id) })),
+      pageInfo: { endCursor: page.at(-1)?._id ?? null, hasNextPage: found.length > first },
+    };
+  }
+
+  /** Sends one delivery again (a new attempt, the same `webhook-id`): from its log, also after it was delivered or failed. */
+  async redeliver(caller: Caller, rawId: unknown, deliveryId: string): Promise<DeliveryWithAttempts> {
+    const webhook = await this.require(caller, rawId);
+    const delivery = await this.deliveries.findById(deliveryId);
+    const admin = isAdmin(this.owner(caller));
+    if (!delivery || delivery.webhookId !== webhook._id || (delivery.state === 'withheld' && !admin)) {
+      throw notFound('Delivery', deliveryId);
+    }
+    if (webhook.status !== 'enabled') {
+      throw new AppError('CONFLICT', 'The webhook is disabled; enable it before redelivering');
+    }
+    const now = new Date();
+    await this.deliveries.set(delivery._id, { state: 'pending', nextAttemptAt: now, reason: null });
+    const pending = { ...delivery, state: 'pending' as const, nextAttemptAt: now, reason: null };
+    await this.fanOut.enqueue([pending]);
+    return { ...pending, attemptLog: await this.deliveries.attemptsOf([delivery._id]) };
+  }
+}

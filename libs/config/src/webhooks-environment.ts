@@ -1,0 +1,14 @@
+/** What both processes of the events service (the `events` subgraph and the `deliveries` worker) read alike. */
+import { z } from 'zod';
+
+/** What both processes of the events service read: their database, and how webhook secrets are sealed. */
+export const webhooksEnvironment = z.object({
+  MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
+  MONGO_DB: z.string().min(1).default('api_events'),
+  /** The delivery queue (BullMQ). */
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** Seals webhook signing secrets at rest: production: required, >= 32 bytes; development: derived from JWT_SECRET. */
+  WEBHOOK_SECRETS_KEY: z.string().optional(),
+  /** Key prefix of the delivery queue in Redis. */
+  WEBHOOK_QUEUE_PREFIX: z.string().min(1).default('api-platform'),
+});

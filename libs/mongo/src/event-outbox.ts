@@ -1,0 +1,138 @@
+/**
+ * The change log of one service: every write records its event in the write's own path, atomically with the data
+ * change, without transactions (FerretDB v1 has none; ADR 0023). The order, for every write:
+ *
+ *   1. insert the pending event into `event_outbox` (`_id` = the event id, a string: a primary-key insert, cheap on
+ *      FerretDB too), carrying the event and how to tell afterwards whether the write happened (`check`);
+ *   2. the data write itself (for a versioned write: under its version claim, so `check` can name the version);
+ *   3. the write succeeded: publish the event (the relay, libs/graphql-server event-relay.ts) and drop the entry;
+ *      it did not: drop the entry.
+ *
+ * A process that dies between 1 and 3 leaves the entry behind. The relay's sweep takes entries older than the longest
+ * a write may run (EVENTS_SWEEP_AFTER_MS) and looks at the data: the record is there / at that version / gone, so the
+ * write happened and the event is published; otherwise the write never happened and the entry is dropped. Nothing
+ * acknowledged is lost (the data write precedes the answer) and nothing is invented (an entry whose write did not
+ * happen is never published). The events service stores events by id (a unique `_id`), so the push and the sweep may
+ * both publish one event: it is recorded once.
+ */
+import type { Collection, Db, Document } from 'mongodb';
+import type { RecordedEvent } from '@platform/events';
+
+export const EVENT_OUTBOX_COLLECTION = 'event_outbox';
+
+/**
+ * How the sweep decides whether the write of an abandoned entry happened: the document `filter` selects in
+ * `collection` is present (a create), absent (a delete), or at least at `version` (an update, which its version claim
+ * made the only writer of that version). A record created or updated and then deleted before the sweep looked is
+ * absent: the later deletion's entry or event (same `subject`, `fromVersion` >= the version) shows it happened.
+ */
+export interface CommitCheck {
+  collection: string;
+  filter: Record<string, unknown>;
+  expect: 'present' | 'absent' | { versionAtLeast: number };
+  /** Names the record across entries, e.g. `items:5`. */
+  subject: string;
+  /** A deletion: the version the record had when it went (0 for unversioned records). */
+  fromVersion?: number;
+}
+
+/** A write's event and its commit check: what the outbox keeps until the event is published. */
+export interface PendingEvent {
+  event: RecordedEvent;
+  check: CommitCheck;
+}
+
+export interface OutboxEntry extends Document {
+  _id: string;
+  event: RecordedEvent;
+  check: CommitCheck;
+  recordedAt: Date;
+}
+
+/** Where committed events go (the relay: push to the events service, then drop the entries). */
+export interface EventPublisher {
+  /** Called once the write committed; must not throw (the sweep retries what it could not publish). */
+  committed(pending: PendingEvent): void;
+  /** Fault injection for the crash tests: called between the data write and the publish. */
+  afterWrite?(): void;
+}
+
+export class EventOutbox {
+  readonly entries: Collection<OutboxEntry>;
+
+  constructor(
+    readonly db: Db,
+    private readonly publisher: EventPublisher,
+  ) {
+    this.entries = db.collection<OutboxEntry>(EVENT_OUTBOX_COLLECTION);
+  }
+
+  /**
+   * Runs `write` with `pending` recorded before it: `committed(result)` says whether the result means the write
+   * happened (e.g. not null); the event is published only then.
+   */
+  async around<R>(
+    pending: PendingEvent | undefined,
+    write: () => Promise<R>,
+    committed: (result: R) => boolean = (result) =>
+      result !== null && result !== undefined && result !== false,
+  ): Promise<R> {
+    if (!pending) return write();
+    await this.entries.insertOne({
+      _id: pending.event.id,
+      event: pending.event,
+      check: pending.check,
+      recordedAt: new Date(),
+    });
+    // A write that throws may still have happened (a lost answer): its entry stays for the sweep, which looks.
+    const result = await write();
+    if (committed(result)) {
+      this.publisher.afterWrite?.();
+      this.publisher.committed(pending);
+    } else {
+      this.drop([pending.event.id]).catch(() => undefined);
+    }
+    return result;
+  }
+
+  async drop(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    if (ids.length === 1) await this.entries.deleteOne({ _id: ids[0]! });
+    else await this.entries.deleteMany({ _id: { $in: [...ids] } });
+  }
+
+  /** Entries recorded before `before`, oldest first (the sweep's work). */
+  abandoned(before: Date, limit: number): Promise<OutboxEntry[]> {
+    return this.entries
+      .find({ recordedAt: { $lt: before } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** A later deletion of the same subject still waiting here (the sweep's look for a create or update that was followed by one). */
+  async pendingDeletionOf(subject: string): Promise<CommitCheck | null> {
+    const entry = await this.entries.findOne({ 'check.subject': subject, 'check.expect': 'absent' });
+    return entry?.check ?? null;
+  }
+
+  /**
+   * Whether the write of `check` happened, as far as the data shows: true, false, or `deleted-since` when the record
+   * is gone and only a later deletion can tell.
+   */
+  async decide(check: CommitCheck): Promise<boolean | 'deleted-since'> {
+    const document = await this.db
+      .collection(check.collection)
+      .findOne(check.filter, { projection: { _id: 1, version: 1 } });
+    if (check.expect === 'absent') return document === null;
+    if (document === null) return 'deleted-since';
+    if (check.expect === 'present') return true;
+    return ((document['version'] as number | undefined) ?? 0) >= check.expect.versionAtLeast;
+  }
+}
+
+/** A versioned write's event: the outbox, and the event of the record after the write (before it, for a deletion). */
+export interface WriteEvent<T> {
+  outbox: EventOutbox;
+  of: (record: T) => RecordedEvent;
+}

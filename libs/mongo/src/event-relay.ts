@@ -1,0 +1,168 @@
+/**
+ * The relay of a service's change log (ADR 0023): publishes the events its writes recorded in `event_outbox` to the
+ * events service. A committed write's event is pushed at once (batched per event-loop turn, after the answer went
+ * out: publishing adds no latency to the write); what a push could not deliver (events service down) and what a
+ * process that died mid-write left behind is taken by the sweep, which decides from the data whether the write
+ * happened (EventOutbox.decide) and publishes or drops the entry. The events service records each event id once, so a
+ * push and a sweep (or two replicas' sweeps) publishing the same event record it once.
+ */
+import type { Db } from 'mongodb';
+import type { RecordedEvent } from '@platform/events';
+import { EventOutbox, type EventPublisher, type OutboxEntry, type PendingEvent } from './event-outbox';
+
+const BATCH = 100;
+
+/** A recorded event as published: a deletion's carries its subject and version (see CommitCheck). */
+export type PublishedEvent = RecordedEvent & { deletes?: { subject: string; fromVersion: number } };
+
+/** Where the relay publishes: the events service (over GraphQL from a subgraph, or its own store in its processes). */
+export interface EventTransport {
+  publish(events: PublishedEvent[]): Promise<void>;
+  /** The version a record had when its deletion was published (`items:5`), or null when none was. */
+  deletionOf(subject: string): Promise<number | null>;
+  close?(): Promise<void>;
+}
+
+/** The log lines the relay writes (a pino logger satisfies it). */
+interface RelayLogger {
+  info(fields: object, message: string): void;
+  info(message: string): void;
+  warn(fields: object, message: string): void;
+  warn(message: string): void;
+}
+
+export interface EventRelayOptions {
+  db: Db;
+  logger: RelayLogger;
+  transport: EventTransport;
+  /** The longest a write may take: older entries are the sweep's (EVENTS_SWEEP_AFTER_MS). */
+  sweepAfterMs: number;
+  /** Fault injection for the crash tests (EVENTS_FAULT_POINT): SIGKILL this process after its n-th committed write. */
+  crashAfterWrite?: number | undefined;
+}
+
+export class EventRelay implements EventPublisher {
+  readonly outbox: EventOutbox;
+  private readonly queue: PendingEvent[] = [];
+  private flushing: Promise<void> | undefined;
+  private sweeping: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private writes = 0;
+  private unreachable = false;
+
+  constructor(private readonly options: EventRelayOptions) {
+    this.outbox = new EventOutbox(options.db, this);
+  }
+
+  /** Sweeps every half of EVENTS_SWEEP_AFTER_MS (at most every 5 s), first right away (what a predecessor left). */
+  start(): void {
+    const every = Math.min(Math.max(this.options.sweepAfterMs / 2, 200), 5_000);
+    this.timer = setInterval(() => void this.sweep(), every);
+    this.timer.unref();
+    void this.sweep();
+  }
+
+  afterWrite(): void {
+    this.writes += 1;
+    if (this.options.crashAfterWrite !== undefined && this.writes >= this.options.crashAfterWrite) {
+      this.options.logger.warn('EVENTS_FAULT_POINT: killing this process between a write and its publish');
+      process.kill(process.pid, 'SIGKILL');
+    }
+  }
+
+  committed(pending: PendingEvent): void {
+    this.queue.push(pending);
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  /** Publishes what is queued, then what was queued meanwhile; a failure leaves the entries to the sweep. */
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, BATCH);
+        try {
+          await this.publish(batch);
+          await this.outbox.drop(batch.map((p) => p.event.id));
+        } catch (error) {
+          this.failed(error);
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  /** A deletion's event carries its subject and version, so a later sweep can ask whether a record went past one. */
+  private async publish(pending: readonly PendingEvent[]): Promise<void> {
+    const events: PublishedEvent[] = pending.map(({ event, check }) =>
+      check.expect === 'absent'
+        ? { ...event, deletes: { subject: check.subject, fromVersion: check.fromVersion ?? 0 } }
+        : event,
+    );
+    await this.options.transport.publish(events);
+    if (this.unreachable) this.options.logger.info('events service reachable again; publishing');
+    this.unreachable = false;
+  }
+
+  private failed(error: unknown): void {
+    if (!this.unreachable) {
+      this.options.logger.warn(
+        { err: { message: error instanceof Error ? error.message : String(error) } },
+        'events service unreachable; events stay in the outbox until the sweep publishes them',
+      );
+    }
+    this.unreachable = true;
+  }
+
+  /** One pass over the abandoned entries (one at a time per process). */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    try {
+      for (;;) {
+        const entries = await this.outbox.abandoned(new Date(Date.now() - this.options.sweepAfterMs), BATCH);
+        if (entries.length === 0) return;
+        const publish: OutboxEntry[] = [];
+        const drop: string[] = [];
+        for (const entry of entries) {
+          if (await this.happened(entry)) publish.push(entry);
+          else drop.push(entry._id);
+        }
+        if (publish.length > 0) await this.publish(publish);
+        await this.outbox.drop([...publish.map((e) => e._id), ...drop]);
+        if (drop.length > 0) {
+          this.options.logger.info(
+            { events: drop.length },
+            'dropped the events of writes that never happened',
+          );
+        }
+        if (entries.length < BATCH) return;
+      }
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Whether the write of an abandoned entry happened (see EventOutbox.decide and its CommitCheck). */
+  private async happened(entry: OutboxEntry): Promise<boolean> {
+    const verdict = await this.outbox.decide(entry.check);
+    if (verdict !== 'deleted-since') return verdict;
+    // Created or updated, then gone: the deletion that followed, if it left the record at or past this version.
+    const needed = typeof entry.check.expect === 'object' ? entry.check.expect.versionAtLeast : 0;
+    const local = await this.outbox.pendingDeletionOf(entry.check.subject);
+    const fromVersion = local?.fromVersion ?? (await this.options.transport.deletionOf(entry.check.subject));
+    return fromVersion !== null && fromVersion !== undefined && fromVersion >= needed;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushing;
+    await this.sweeping;
+    await this.options.transport.close?.();
+  }
+}

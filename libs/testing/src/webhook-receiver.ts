@@ -1,0 +1,59 @@
+/**
+ * A real webhook endpoint for tests, on loopback only: records every request (headers and raw body), answers what the
+ * test says (200 by default), and verifies deliveries with the `standardwebhooks` library, as a receiver would.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface ReceivedDelivery {
+  at: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  port: number;
+  received: ReceivedDelivery[];
+  /** The status to answer the next request with (default 200). */
+  respond: (status: (delivery: ReceivedDelivery) => number) => void;
+  /** The body verified with `secret` (throws WebhookVerificationError when tampered, stale or signed otherwise). */
+  verify: (delivery: ReceivedDelivery, secret: string) => unknown;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(host = '127.0.0.1', port = 0): Promise<WebhookReceiver> {
+  const received: ReceivedDelivery[] = [];
+  let status: (delivery: ReceivedDelivery) => number = () => 200;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const delivery = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(delivery);
+      res.writeHead(status(delivery), { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${bound}/hook`,
+    port: bound,
+    received,
+    respond: (next) => {
+      status = next;
+    },
+    verify: (delivery, secret) =>
+      new Webhook(secret).verify(delivery.body, {
+        'webhook-id': String(delivery.headers['webhook-id']),
+        'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+        'webhook-signature': String(delivery.headers['webhook-signature']),
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

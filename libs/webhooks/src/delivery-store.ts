@@ -1,0 +1,161 @@
+/**
+ * Deliveries (`webhook_deliveries`) are the truth of what must reach an endpoint; the BullMQ queue is only a cache of
+ * what is due (rebuilt from here when Redis loses it). One delivery per message and webhook (`_id`
+ * `<message id>-<webhook id>`, so a re-published event fans out once), and one attempt record per try
+ * (`webhook_attempts`, `_id` `<delivery id>.<n>`): inserting it is the claim that makes one worker the only one to
+ * make try n (ADR 0008's primitive), and it is the delivery log (time, status code, duration, error).
+ */
+import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
+import { isDuplicateKeyError } from '@platform/mongo';
+
+export const DELIVERIES_COLLECTION = 'webhook_deliveries';
+export const ATTEMPTS_COLLECTION = 'webhook_attempts';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'withheld';
+
+export interface DeliveryDocument {
+  _id: string;
+  webhookId: number;
+  ownerId: number;
+  /** The `webhook-id` header: the event id, or a ping's own id; the same on every attempt (receivers dedupe by it). */
+  messageId: string;
+  eventType: string;
+  /** The event delivered (read at each attempt); null for a ping, whose body is `body`. */
+  eventId: string | null;
+  body: Record<string, unknown> | null;
+  state: DeliveryState;
+  /** Attempts started so far. */
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Why it was withheld or given up (no attempt log entry says it). */
+  reason: string | null;
+  lastStatusCode: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface AttemptDocument {
+  _id: string;
+  deliveryId: string;
+  webhookId: number;
+  n: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export const deliveryIdOf = (messageId: string, webhookId: number): string => `${messageId}-${webhookId}`;
+export const attemptIdOf = (deliveryId: string, n: number): string => `${deliveryId}.${n}`;
+
+export class DeliveryStore {
+  readonly deliveries: Collection<DeliveryDocument>;
+  readonly attempts: Collection<AttemptDocument>;
+
+  constructor(db: Db) {
+    this.deliveries = db.collection<DeliveryDocument>(DELIVERIES_COLLECTION);
+    this.attempts = db.collection<AttemptDocument>(ATTEMPTS_COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.deliveries.createIndex({ state: 1, nextAttemptAt: 1 }, { name: 'state_1_nextAttemptAt_1' });
+    await this.deliveries.createIndex({ webhookId: 1, _id: -1 }, { name: 'webhookId_1__id_-1' });
+    await this.attempts.createIndex({ deliveryId: 1, n: 1 }, { name: 'deliveryId_1_n_1' });
+  }
+
+  /** Stores the deliveries that are new; resolves them (a retried fan-out adds nothing). */
+  async createMany(deliveries: readonly DeliveryDocument[]): Promise<DeliveryDocument[]> {
+    if (deliveries.length === 0) return [];
+    try {
+      await this.deliveries.insertMany([...deliveries], { ordered: false });
+      return [...deliveries];
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      const fresh: DeliveryDocument[] = [];
+      for (const delivery of deliveries) {
+        try {
+          await this.deliveries.insertOne(delivery);
+          fresh.push(delivery);
+        } catch (one) {
+          if (!isDuplicateKeyError(one)) throw one;
+        }
+      }
+      return fresh;
+    }
+  }
+
+  findById(id: string): Promise<DeliveryDocument | null> {
+    return this.deliveries.findOne({ _id: id });
+  }
+
+  /** Deliveries due at `before` (the sweep that rebuilds the queue), oldest due first. */
+  due(before: Date, limit: number): Promise<DeliveryDocument[]> {
+    return this.deliveries
+      .find({ state: 'pending', nextAttemptAt: { $lte: before } })
+      .sort({ nextAttemptAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** A webhook's deliveries, newest first (the owner's log; withheld ones only for admins). */
+  ofWebhook(webhookId: number, options: { withheld: boolean; before: string | null; first: number }) {
+    const conditions: Record<string, unknown>[] = [{ webhookId }];
+    if (!options.withheld) conditions.push({ state: { $ne: 'withheld' } });
+    if (options.before) conditions.push({ _id: { $lt: options.before } });
+    return this.deliveries.find({ $and: conditions }).sort({ _id: -1 }).limit(options.first).toArray();
+  }
+
+  attemptsOf(deliveryIds: readonly string[]): Promise<AttemptDocument[]> {
+    return this.attempts
+      .find({ deliveryId: { $in: [...deliveryIds] } })
+      .sort({ deliveryId: 1, n: 1 })
+      .toArray();
+  }
+
+  findAttempt(deliveryId: string, n: number): Promise<AttemptDocument | null> {
+    return this.attempts.findOne({ _id: attemptIdOf(deliveryId, n) });
+  }
+
+  /** The claim of try `n`: true for the one caller whose insert succeeded. */
+  async claimAttempt(delivery: DeliveryDocument, n: number, now = new Date()): Promise<boolean> {
+    try {
+      await this.attempts.insertOne({
+        _id: attemptIdOf(delivery._id, n),
+        deliveryId: delivery._id,
+        webhookId: delivery.webhookId,
+        n,
+        startedAt: now,
+        finishedAt: null,
+        statusCode: null,
+        durationMs: null,
+        error: null,
+      });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  async finishAttempt(
+    deliveryId: string,
+    n: number,
+    result: { statusCode: number | null; durationMs: number | null; error: string | null },
+  ): Promise<void> {
+    await this.attempts.updateOne(
+      { _id: attemptIdOf(deliveryId, n) },
+      { $set: { ...result, finishedAt: new Date() } },
+    );
+  }
+
+  /** Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state. */
+  async set(id: string, changes: Partial<Omit<DeliveryDocument, '_id'>>): Promise<void> {
+    await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() } });
+  }
+
+  async deleteOfWebhook(webhookId: number): Promise<void> {
+    await this.deliveries.deleteMany({ webhookId });
+    await this.attempts.deleteMany({ webhookId });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The events service's `events` collection: every event once (its id is the `_id`, so a push and a sweep publishing
+ * the same event store it once), listed newest first by id (ULIDs sort by time), kept for EVENT_RETENTION_DAYS.
+ *
+ * Retention is the database's: a TTL index on `occurredAt` (MongoDB's TTL monitor removes expired events about once a
+ * minute). FerretDB v1.24 refuses the index option (`expireAfterSeconds` "is not implemented yet", code 238), so
+ * where the server refuses it the service deletes expired events itself every minute (`expire`), with the same cut.
+ */
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import type { EventAudience, RecordedEvent } from '@platform/events';
+import { isDuplicateKeyError } from '@platform/mongo';
+
+export const EVENTS_COLLECTION = 'events';
+
+/** A stored event; `deletes` marks a deletion (its record's subject and version), for a relay's sweep. */
+export interface StoredEvent extends Omit<RecordedEvent, 'id'> {
+  _id: string;
+  audience: EventAudience;
+  deletes?: { subject: string; fromVersion: number };
+  storedAt: Date;
+}
+
+export interface EventPageQuery {
+  /** Conditions on the stored fields (type, resource, time) and who may read them; all must hold. */
+  filter: Filter<StoredEvent>;
+  /** The id of the last event of the previous page (newest first: the next page holds older ones). */
+  after: string | null;
+  first: number;
+}
+
+const NOT_IMPLEMENTED = 238;
+
+export class EventStore {
+  readonly events: Collection<StoredEvent>;
+  /** True once the server refused the TTL index: `expire` then runs the retention. */
+  private retentionByService = false;
+
+  /** `retentionSeconds`: what ensureIndexes and expire keep (the events service; readers need not say). */
+  constructor(
+    db: Db,
+    private readonly retentionSeconds = 30 * 86_400,
+  ) {
+    this.events = db.collection<StoredEvent>(EVENTS_COLLECTION);
+  }
+
+  /** Indexes of the feed's filters and sort, and retention (the TTL index, or the service's own sweep). */
+  async ensureIndexes(): Promise<void> {
+    await this.events.createIndex({ type: 1, _id: -1 }, { name: 'type_1__id_-1' });
+    await this.events.createIndex(
+      { 'resource.type': 1, 'resource.id': 1, _id: -1 },
+      { name: 'resource_1__id_-1' },
+    );
+    await this.events.createIndex({ 'deletes.subject': 1 }, { name: 'deletes.subject_1', sparse: true });
+    try {
+      await this.events.createIndex(
+        { occurredAt: 1 },
+        { name: 'occurredAt_ttl', expireAfterSeconds: this.retentionSeconds },
+      );
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NOT_IMPLEMENTED)) throw error;
+      this.retentionByService = true;
+      await this.events.createIndex({ occurredAt: 1 }, { name: 'occurredAt_1' });
+    }
+  }
+
+  /** Whether this service enforces retention itself (the server has no TTL indexes). */
+  get expiresItself(): boolean {
+    return this.retentionByService;
+  }
+
+  /** Deletes events past retention (only where the server has no TTL index); resolves how many went. */
+  async expire(now = new Date()): Promise<number> {
+    if (!this.retentionByService) return 0;
+    const cut = new Date(now.getTime() - this.retentionSeconds * 1000);
+    return (await this.events.deleteMany({ occurredAt: { $lt: cut } })).deletedCount;
+  }
+
+  /** Stores each event once; resolves the ids that were new (the others were stored before). */
+  async insert(events: readonly StoredEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    try {
+      await this.events.insertMany([...events], { ordered: false });
+      return events.map((e) => e._id);
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      // Some were there already (a retried publish): insert one by one and keep what was new.
+      const fresh: string[] = [];
+      for (const event of events) {
+        try {
+          await this.events.insertOne(event);
+          fresh.push(event._id);
+        } catch (one) {
+          if (!isDuplicateKeyError(one)) throw one;
+        }
+      }
+      return fresh;
+    }
+  }
+
+  findById(id: string): Promise<StoredEvent | null> {
+    return this.events.findOne({ _id: id });
+  }
+
+  /** One page, newest first, and whether older ones follow. */
+  async page(query: EventPageQuery): Promise<{ events: StoredEvent[]; hasMore: boolean }> {
+    const filter: Filter<StoredEvent> = query.after
+      ? { $and: [query.filter, { _id: { $lt: query.after } }] }
+      : query.filter;
+    const found = await this.events
+      .find(filter)
+      .sort({ _id: -1 })
+      .limit(query.first + 1)
+      .toArray();
+    return { events: found.slice(0, query.first), hasMore: found.length > query.first };
+  }
+
+  /** The version a record had when its deletion was recorded (`items:5`), or null when none was. */
+  async deletionOf(subject: string): Promise<number | null> {
+    const deletion = await this.events.findOne(
+      { 'deletes.subject': subject },
+      { projection: { deletes: 1 } },
+    );
+    return deletion?.deletes?.fromVersion ?? null;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * What the events service does with events it is given: store each once (EventStore), then give every enabled webhook
+ * that subscribes to its type a delivery (DeliveryStore, one per event and webhook) and queue it. Fanning out runs for
+ * every event of a publish, stored before or not, so a publish retried after the service died between storing and
+ * fanning out still fans out (deliveries are keyed, nothing doubles); a webhook created after an event never gets it.
+ * Queueing failures (Redis away) are left to the worker's sweep, which queues what the database says is due.
+ */
+import { eventsRecorded } from '@platform/metrics';
+import type { PublishedEvent } from '@platform/mongo';
+import type { EventStore, StoredEvent } from './event-store';
+import { deliveryIdOf, type DeliveryDocument, type DeliveryStore } from './delivery-store';
+import type { DeliveryQueue } from './delivery-queue';
+import { subscribes, type WebhookStore } from './webhook-store';
+
+export interface FanOutLogger {
+  warn(fields: object, message: string): void;
+}
+
+export class EventFanOut {
+  private queueDown = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly webhooks: WebhookStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly queue: DeliveryQueue | undefined,
+    private readonly logger: FanOutLogger,
+  ) {}
+
+  /** Stores and fans out; resolves how many of the events were new. */
+  async record(events: readonly PublishedEvent[]): Promise<number> {
+    const now = new Date();
+    const stored: StoredEvent[] = events.map(({ id, ...rest }) => ({
+      ...rest,
+      _id: id,
+      occurredAt: new Date(rest.occurredAt),
+      storedAt: now,
+    }));
+    const fresh = await this.store.insert(stored);
+    for (const event of stored.filter((e) => fresh.includes(e._id))) eventsRecorded.inc({ type: event.type });
+    await this.fanOut(stored);
+    return fresh.length;
+  }
+
+  private async fanOut(events: readonly StoredEvent[]): Promise<void> {
+    const webhooks = await this.webhooks.enabled();
+    if (webhooks.length === 0) return;
+    const now = new Date();
+    const deliveries: DeliveryDocument[] = [];
+    for (const event of events) {
+      for (const webhook of webhooks) {
+        if (!subscribes(webhook, event.type) || webhook.createdAt > event.occurredAt) continue;
+        deliveries.push({
+          _id: deliveryIdOf(event._id, webhook._id),
+          webhookId: webhook._id,
+          ownerId: webhook.ownerId,
+          messageId: event._id,
+          eventType: event.type,
+          eventId: event._id,
+          body: null,
+          state: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          reason: null,
+          lastStatusCode: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+    }
+    const created = await this.deliveries.createMany(deliveries);
+    await this.enqueue(created);
+  }
+
+  /** Queues each delivery's first attempt; a queue that is away leaves them to the sweep (they are due in the database). */
+  async enqueue(deliveries: readonly DeliveryDocument[]): Promise<void> {
+    if (!this.queue) return;
+    try {
+      for (const delivery of deliveries) await this.queue.enqueue(delivery._id, delivery.attempts + 1);
+      this.queueDown = false;
+    } catch (error) {
+      if (!this.queueDown) {
+        this.logger.warn(
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          'delivery queue unreachable; the worker queues due deliveries from the database',
+        );
+      }
+      this.queueDown = true;
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The events service's data and delivery machinery, shared by its two processes (the `events` subgraph and the
+ * `deliveries` worker): the event store, webhooks and their sealed secrets, deliveries and their attempt log, the
+ * BullMQ delivery queue, and the fan-out from events to deliveries.
+ */
+export { EventStore, EVENTS_COLLECTION, type StoredEvent, type EventPageQuery } from './event-store';
+export {
+  WebhookStore,
+  WEBHOOKS_COLLECTION,
+  subscribes,
+  type WebhookDocument,
+  type WebhookChanges,
+  type SealedSecret,
+} from './webhook-store';
+export {
+  DeliveryStore,
+  DELIVERIES_COLLECTION,
+  ATTEMPTS_COLLECTION,
+  deliveryIdOf,
+  attemptIdOf,
+  type DeliveryDocument,
+  type AttemptDocument,
+  type DeliveryState,
+} from './delivery-store';
+export { DeliveryQueue, DELIVERY_QUEUE, type DeliveryJob } from './delivery-queue';
+export { EventFanOut, type FanOutLogger } from './fan-out';
+export { localTransport } from './local-transport';

@@ -1,0 +1,111 @@
+/**
+ * Webhook endpoints (`webhooks`): integer ids from their own sequence, an owner, the URL, the event types it takes,
+ * and its signing secrets, sealed (SecretBox) and never stored or logged in clear. A rotation adds a new secret and
+ * keeps the previous one until its `expiresAt`: deliveries meanwhile carry both signatures.
+ */
+import type { Db, Filter } from 'mongodb';
+import type { SecretBox } from '@platform/events';
+import {
+  deleteVersioned,
+  SequencedCollection,
+  updateVersioned,
+  type Versioned,
+  type WriteEvent,
+} from '@platform/mongo';
+
+export const WEBHOOKS_COLLECTION = 'webhooks';
+
+export interface SealedSecret {
+  sealed: string;
+  createdAt: Date;
+  /** null: current; a date: a rotated-out secret, still signed with until then. */
+  expiresAt: Date | null;
+}
+
+export interface WebhookDocument extends Versioned {
+  _id: number;
+  ownerId: number;
+  url: string;
+  /** Types it receives; `*` alone: every type. */
+  eventTypes: string[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  /** Why it is disabled (`failing`: every attempt of a delivery failed over the whole retry schedule; `owner`). */
+  disabledReason: string | null;
+  secrets: SealedSecret[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type WebhookChanges = Partial<
+  Pick<WebhookDocument, 'url' | 'eventTypes' | 'description' | 'status' | 'disabledReason' | 'secrets'>
+>;
+
+export const subscribes = (webhook: Pick<WebhookDocument, 'eventTypes'>, type: string): boolean =>
+  webhook.eventTypes.includes('*') || webhook.eventTypes.includes(type);
+
+export class WebhookStore extends SequencedCollection<WebhookDocument> {
+  constructor(
+    db: Db,
+    private readonly box: SecretBox,
+  ) {
+    super(db, WEBHOOKS_COLLECTION);
+  }
+
+  /** Seals `secret` for webhook `id` (bound to it: a sealed secret copied onto another webhook does not open). */
+  seal(id: number, secret: string, expiresAt: Date | null = null): SealedSecret {
+    return { sealed: this.box.seal(secret, `webhook:${id}`), createdAt: new Date(), expiresAt };
+  }
+
+  /** The secrets a delivery signs with now: the current one and those rotated out less than their overlap ago. */
+  signingSecrets(webhook: WebhookDocument, now = new Date()): string[] {
+    return webhook.secrets
+      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+      .map((s) => this.box.open(s.sealed, `webhook:${webhook._id}`));
+  }
+
+  async create(
+    build: (id: number) => Omit<WebhookDocument, 'secrets'>,
+    secret: string,
+  ): Promise<WebhookDocument> {
+    const id = await this.nextId();
+    const document: WebhookDocument = { ...build(id), secrets: [this.seal(id, secret)] };
+    await this.collection.insertOne(document);
+    return document;
+  }
+
+  findById(id: number): Promise<WebhookDocument | null> {
+    return this.collection.findOne({ _id: id });
+  }
+
+  /** Every enabled webhook (the fan-out reads them all: a few per tenant, not a collection to page through). */
+  enabled(): Promise<WebhookDocument[]> {
+    return this.collection.find({ status: 'enabled' }).toArray();
+  }
+
+  list(filter: Filter<WebhookDocument>): Promise<WebhookDocument[]> {
+    return this.collection.find(filter).sort({ _id: 1 }).toArray();
+  }
+
+  /** The next version with `changes`; null when absent; PRECONDITION_FAILED on a stale `expectedVersion`. */
+  update(
+    id: number,
+    changes: WebhookChanges,
+    expectedVersion?: number | null,
+    event?: WriteEvent<WebhookDocument>,
+  ): Promise<WebhookDocument | null> {
+    return updateVersioned(
+      this.versioned,
+      id,
+      { ...changes, updatedAt: new Date() },
+      expectedVersion,
+      {},
+      event,
+    );
+  }
+
+  /** Deletes the webhook (at `expectedVersion` when given); false when absent. */
+  delete(id: number, expectedVersion?: number | null): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion);
+  }
+}
