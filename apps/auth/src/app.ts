@@ -46,6 +46,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     deps.bootstrapApiKey,
     // A key's last use is recorded outside any mutation (while the gateway verifies it): it invalidates like one.
     () => deps.writes?.written() ?? Promise.resolve(),
+    deps.events,
   );
   return startSubgraph<AuthContext>({
     ...deps,

@@ -121,6 +121,132 @@ describe('events and webhooks', () => {
     expect(() => receiver.verify(sample, `whsec_${Buffer.alloc(32, 7).toString('base64')}`)).toThrow();
   });
 
+  it('when every kind of write is made once, then each records exactly one event of its type, private ones only for their owner', async () => {
+    const alice = await registerAccount(stack.restUrl, 'evta');
+    const bob = await registerAccount(stack.restUrl, 'evtb');
+    const aliceToken = (await issueTokens(stack.restUrl, alice.username, alice.password)).access_token;
+    const bobToken = (await issueTokens(stack.restUrl, bob.username, bob.password)).access_token;
+    const ok = async (response: Promise<{ status: number; text: string }>, status: number) => {
+      const answered = await response;
+      expect(`${answered.status} ${answered.text}`).toMatch(new RegExp(`^${status}`));
+      return answered as { status: number; body: any; text: string };
+    };
+    await ok(
+      http.patch(`${stack.restUrl}/users/${alice.id}`, { token: aliceToken, json: { full_name: 'Alice' } }),
+      200,
+    );
+    await ok(http.post(`${stack.restUrl}/users/${alice.id}/deactivate`, { token: adminToken }), 200);
+    await ok(http.post(`${stack.restUrl}/users/${alice.id}/activate`, { token: adminToken }), 200);
+    await ok(
+      http.post(`${stack.restUrl}/users/${alice.id}/reset-password`, {
+        token: aliceToken,
+        json: { current_password: alice.password, new_password: `${alice.password}x` },
+      }),
+      200,
+    );
+    const aliceAgain = (await issueTokens(stack.restUrl, alice.username, `${alice.password}x`)).access_token;
+    const post = (
+      await ok(
+        http.post(`${stack.restUrl}/posts`, { token: aliceAgain, json: { title: 't', body: 'b' } }),
+        201,
+      )
+    ).body;
+    await ok(
+      http.patch(`${stack.restUrl}/posts/${post.id}`, { token: aliceAgain, json: { title: 't2' } }),
+      200,
+    );
+    await ok(http.post(`${stack.restUrl}/posts/${post.id}/like`, { token: bobToken }), 200);
+    await ok(http.post(`${stack.restUrl}/posts/${post.id}/like`, { token: bobToken }), 200); // a repeat: no event
+    await ok(http.delete(`${stack.restUrl}/posts/${post.id}/like`, { token: bobToken }), 204);
+    const comment = (
+      await ok(
+        http.post(`${stack.restUrl}/posts/${post.id}/comments`, { token: bobToken, json: { body: 'c' } }),
+        201,
+      )
+    ).body;
+    await ok(
+      http.patch(`${stack.restUrl}/posts/${post.id}/comments/${comment.id}`, {
+        token: bobToken,
+        json: { body: 'c2' },
+      }),
+      200,
+    );
+    await ok(
+      http.delete(`${stack.restUrl}/posts/${post.id}/comments/${comment.id}`, { token: bobToken }),
+      204,
+    );
+    await ok(http.delete(`${stack.restUrl}/posts/${post.id}`, { token: aliceAgain }), 204);
+    const key = (
+      await ok(
+        http.post(`${stack.restUrl}/api-keys`, {
+          token: aliceAgain,
+          json: { name: 'k', scopes: ['items:read'] },
+        }),
+        201,
+      )
+    ).body;
+    await ok(
+      http.patch(`${stack.restUrl}/api-keys/${key.id}`, { token: aliceAgain, json: { name: 'k2' } }),
+      200,
+    );
+    await ok(http.delete(`${stack.restUrl}/api-keys/${key.id}`, { token: aliceAgain }), 204);
+    await ok(http.delete(`${stack.restUrl}/users/${bob.id}`, { token: bobToken }), 204);
+
+    const mine = (e: {
+      actor: { id: string | null };
+      resource: { type: string; id: string };
+      data: Record<string, unknown>;
+    }) =>
+      [String(alice.id), String(bob.id)].includes(String(e.actor.id)) ||
+      (e.resource.type === 'user' && [String(alice.id), String(bob.id)].includes(e.resource.id));
+    const types = await waitFor(async () => {
+      const page = await http.graphql(gql, EVENTS, { first: 100 }, { token: adminToken });
+      const found = (page.body.data?.events.nodes ?? [])
+        .filter(mine)
+        .map((e: { type: string }) => e.type)
+        .reverse();
+      return found.length >= 18 ? found : undefined;
+    });
+    expect(types).toEqual([
+      'user.created',
+      'user.created',
+      'user.updated',
+      'user.deactivated',
+      'user.activated',
+      'user.password_reset',
+      'post.created',
+      'post.updated',
+      'post.liked',
+      'post.unliked',
+      'comment.created',
+      'comment.updated',
+      'comment.deleted',
+      'post.deleted',
+      'api_key.created',
+      'api_key.updated',
+      'api_key.revoked',
+      'user.deleted',
+    ]);
+    // Private events (a password reset, API keys) are the owner's: another member lists none of them.
+    const carol = await registerAccount(stack.restUrl, 'evtc');
+    const carolToken = (await issueTokens(stack.restUrl, carol.username, carol.password)).access_token;
+    const seen = await http.graphql(
+      gql,
+      EVENTS,
+      { first: 100, filter: { types: ['user.password_reset', 'api_key.created'] } },
+      { token: carolToken },
+    );
+    expect(seen.body.data.events.nodes.filter(mine)).toEqual([]);
+    const own = await http.graphql(
+      gql,
+      EVENTS,
+      { first: 100, filter: { types: ['api_key.created'] } },
+      { token: aliceAgain },
+    );
+    expect(own.body.data.events.nodes.filter(mine)).toHaveLength(1);
+    expect(JSON.stringify(own.body.data.events.nodes)).not.toMatch(/digest|ak_[A-Za-z0-9_-]{20,}/);
+  });
+
   it('when the admin lists events, then it sees every event (the audit trail), and a viewer-less caller nothing', async () => {
     const admin = await http.graphql(gql, EVENTS, { first: 100 }, { token: adminToken });
     expect(admin.body.errors).toBeUndefined();

@@ -22,8 +22,15 @@ export async function createPostsApp(deps: PostsAppDeps): Promise<PostsApp> {
   const likeRepository = new LikeRepository(deps.db);
   const cursorSecret = deriveCursorSecret(deps.jwtSecret);
   const guard = new DeletionGuard(new DeletionMarks(deps.db));
-  const posts = new PostService(postRepository, commentRepository, likeRepository, guard, cursorSecret);
-  const comments = new CommentService(commentRepository, postRepository, guard, cursorSecret);
+  const posts = new PostService(
+    postRepository,
+    commentRepository,
+    likeRepository,
+    guard,
+    cursorSecret,
+    deps.events,
+  );
+  const comments = new CommentService(commentRepository, postRepository, guard, cursorSecret, deps.events);
   return startSubgraph<PostsContext>({
     ...deps,
     typeDefs,

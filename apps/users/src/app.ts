@@ -19,7 +19,7 @@ export interface UsersApp extends StartedSubgraph<UsersContext> {
 
 export async function createUsersApp(deps: UsersAppDeps): Promise<UsersApp> {
   const repository = new UserRepository(deps.db);
-  const users = new UserService(repository, deps.credentials, deps.purger, deps.logger);
+  const users = new UserService(repository, deps.credentials, deps.purger, deps.logger, deps.events);
   const listing = new UserListing(users, repository, deriveCursorSecret(deps.jwtSecret));
   const { server, handler } = await startSubgraph<UsersContext>({
     ...deps,

@@ -48,10 +48,19 @@ export class SequencedCollection<T extends Versioned & { _id: number }> {
     return nextSequenceValue(this.db, this.name);
   }
 
-  /** Inserts `document`, with its event recorded around the insert when given (ADR 0023). */
-  protected async insertRecorded(document: T, event?: WriteEvent<T>): Promise<T> {
+  /**
+   * Inserts `document`, with its event recorded around the insert when given (ADR 0023). `settle` runs after the
+   * insert and before the event is published: a check that may undo the insert and throw (a racing deletion of the
+   * parent), so a refused create publishes nothing.
+   */
+  protected async insertRecorded(
+    document: T,
+    event?: WriteEvent<T>,
+    settle?: (document: T) => Promise<void>,
+  ): Promise<T> {
     const insert = async () => {
       await this.collection.insertOne(document as OptionalUnlessRequiredId<T>);
+      await settle?.(document);
       return document;
     };
     if (!event) return insert();
@@ -68,8 +77,12 @@ export class SequencedCollection<T extends Versioned & { _id: number }> {
 
 export class RecordRepository<T extends VersionedRecord> extends SequencedCollection<T> {
   /** Allocates the next id and inserts the document built with it. */
-  async insertWithNewId(build: (id: number) => T, event?: WriteEvent<T>): Promise<T> {
-    return this.insertRecorded(build(await this.nextId()), event);
+  async insertWithNewId(
+    build: (id: number) => T,
+    event?: WriteEvent<T>,
+    settle?: (document: T) => Promise<void>,
+  ): Promise<T> {
+    return this.insertRecorded(build(await this.nextId()), event, settle);
   }
 
   findById(id: number): Promise<T | null> {

@@ -1,6 +1,12 @@
 /** The api_keys collection: one document per live key, found by the SHA-256 digest of the key (never the key itself). */
 import type { Db } from 'mongodb';
-import { deleteVersioned, SequencedCollection, updateVersioned, type IndexSpec } from '@platform/mongo';
+import {
+  deleteVersioned,
+  SequencedCollection,
+  updateVersioned,
+  type IndexSpec,
+  type WriteEvent,
+} from '@platform/mongo';
 
 export interface ApiKeyDocument {
   _id: number;
@@ -32,8 +38,8 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
     super(db, API_KEYS_COLLECTION);
   }
 
-  async insert(key: ApiKeyDocument): Promise<void> {
-    await this.collection.insertOne(key);
+  async insert(key: ApiKeyDocument, event?: WriteEvent<ApiKeyDocument>): Promise<void> {
+    await this.insertRecorded(key, event);
   }
 
   countByUser(userId: number): Promise<number> {
@@ -60,14 +66,20 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
     userId: number,
     name: string,
     expectedVersion?: number | null,
+    event?: WriteEvent<ApiKeyDocument>,
   ): Promise<Omit<ApiKeyDocument, 'digest'> | null> {
-    const renamed = await updateVersioned(this.versioned, id, { name }, expectedVersion, { userId });
+    const renamed = await updateVersioned(this.versioned, id, { name }, expectedVersion, { userId }, event);
     return renamed && withoutDigest(renamed);
   }
 
   /** Deletes the key only if `userId` owns it (at `expectedVersion` when given); false for a missing or foreign key. */
-  deleteOwned(id: number, userId: number, expectedVersion?: number | null): Promise<boolean> {
-    return deleteVersioned(this.versioned, id, expectedVersion, { userId });
+  deleteOwned(
+    id: number,
+    userId: number,
+    expectedVersion?: number | null,
+    event?: WriteEvent<ApiKeyDocument>,
+  ): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion, { userId }, undefined, event);
   }
 
   async deleteByUser(userId: number): Promise<number> {

@@ -18,6 +18,8 @@ import {
 import { ApiKeyCreate, ApiKeyUpdate, API_KEYS_PER_USER_MAX, parseInput } from '@platform/contracts';
 import { AppError, notFound, validationError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import { buildEvent, type EventType } from '@platform/events';
+import type { EventOutbox, WriteEvent } from '@platform/mongo';
 import type { ApiKeyDocument, ApiKeyRepository } from '../data-access/api-key-repository';
 import { requireService } from './credential-service';
 
@@ -43,7 +45,6 @@ export interface ApiKeyPrincipal {
   scopes: string[];
 }
 
-
 export type StoredApiKey = Omit<ApiKeyDocument, 'digest'>;
 
 export interface CreatedApiKey {
@@ -61,6 +62,16 @@ const MAX_KEY_LENGTH = 512;
 const LAST_USED_GRANULARITY_MS = 60_000;
 export const BOOTSTRAP_KEY_USERNAME = 'bootstrap-api-key';
 
+/** A key's REST representation (what GET /api-keys/{id} answers): never its digest nor the key itself. */
+export const apiKeyRepresentation = (key: ApiKeyDocument): Record<string, unknown> => ({
+  id: key._id,
+  name: key.name,
+  scopes: key.scopes,
+  prefix: key.prefix,
+  created_at: key.createdAt.toISOString(),
+  last_used_at: key.lastUsedAt === null ? null : key.lastUsedAt.toISOString(),
+});
+
 export class ApiKeyService {
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -69,7 +80,26 @@ export class ApiKeyService {
     private readonly bootstrapKey: string | undefined,
     /** Runs after a write outside a mutation (the last-use stamp), for the read cache. */
     private readonly written: () => Promise<void> = () => Promise.resolve(),
+    private readonly outbox?: EventOutbox,
   ) {}
+
+  /**
+   * The event of a key's creation, rename or revocation (ADR 0023), private to its owner (and admins), with the key's
+   * REST representation (never its digest). The last-use stamp records none: it is bookkeeping, not a change.
+   */
+  private keyEvent(caller: RequestCaller, type: EventType): WriteEvent<ApiKeyDocument> | undefined {
+    const outbox = this.outbox;
+    if (!outbox) return undefined;
+    return {
+      outbox,
+      of: (key) =>
+        buildEvent(caller, type, { type: 'api_key', id: key._id }, apiKeyRepresentation(key), {
+          scope: 'users:read',
+          ownerId: key.userId,
+          private: true,
+        }),
+    };
+  }
 
   async create(caller: RequestCaller, rawInput: unknown): Promise<CreatedApiKey> {
     const principal = requireKeyManager(caller);
@@ -79,10 +109,14 @@ export class ApiKeyService {
     if (unknown.length > 0) {
       throw validationError([{ field: 'scopes', message: `unknown scope(s): ${unknown.join(', ')}` }]);
     }
-    const granted = new Set(principal.scopes.filter((s) => isScope(s) && scopesForRole(principal.role).includes(s)));
+    const granted = new Set(
+      principal.scopes.filter((s) => isScope(s) && scopesForRole(principal.role).includes(s)),
+    );
     const wider = scopes.filter((s) => !granted.has(s));
     if (wider.length > 0) {
-      throw validationError([{ field: 'scopes', message: `may not exceed your own scopes; not held: ${wider.join(', ')}` }]);
+      throw validationError([
+        { field: 'scopes', message: `may not exceed your own scopes; not held: ${wider.join(', ')}` },
+      ]);
     }
     const userId = principal.userId;
     if ((await this.keys.countByUser(userId)) >= API_KEYS_PER_USER_MAX) {
@@ -99,8 +133,11 @@ export class ApiKeyService {
       createdAt: new Date(),
       lastUsedAt: null,
     };
-    await this.keys.insert(document);
-    this.logger.info({ requestId: caller.requestId, apiKeyId: document._id, userId, scopes }, 'api key created');
+    await this.keys.insert(document, this.keyEvent(caller, 'api_key.created'));
+    this.logger.info(
+      { requestId: caller.requestId, apiKeyId: document._id, userId, scopes },
+      'api key created',
+    );
     const { digest: _digest, ...apiKey } = document;
     return { apiKey, key };
   }
@@ -126,7 +163,8 @@ export class ApiKeyService {
   ): Promise<StoredApiKey> {
     const principal = requireKeyManager(caller);
     const input = parseInput(ApiKeyUpdate, rawInput);
-    const renamed = await this.keys.renameOwned(id, principal.userId, input.name, expectedVersion);
+    const event = this.keyEvent(caller, 'api_key.updated');
+    const renamed = await this.keys.renameOwned(id, principal.userId, input.name, expectedVersion, event);
     if (!renamed) throw notFound('API key', id);
     return renamed;
   }
@@ -134,8 +172,13 @@ export class ApiKeyService {
   /** Another user's key answers 404 like a missing one, so ids reveal nothing. */
   async revoke(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<void> {
     const principal = requireKeyManager(caller);
-    if (!(await this.keys.deleteOwned(id, principal.userId, expectedVersion))) throw notFound('API key', id);
-    this.logger.info({ requestId: caller.requestId, apiKeyId: id, userId: principal.userId }, 'api key revoked');
+    const event = this.keyEvent(caller, 'api_key.revoked');
+    if (!(await this.keys.deleteOwned(id, principal.userId, expectedVersion, event)))
+      throw notFound('API key', id);
+    this.logger.info(
+      { requestId: caller.requestId, apiKeyId: id, userId: principal.userId },
+      'api key revoked',
+    );
   }
 
   /**
@@ -147,7 +190,13 @@ export class ApiKeyService {
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) return null;
     // Constant-time whatever the lengths: both sides are hashed to equal-length digests first.
     if (this.bootstrapKey !== undefined && digestsEqual(key, this.bootstrapKey)) {
-      return { keyId: null, userId: null, username: BOOTSTRAP_KEY_USERNAME, role: 'viewer', scopes: [...READ_SCOPES] };
+      return {
+        keyId: null,
+        userId: null,
+        username: BOOTSTRAP_KEY_USERNAME,
+        role: 'viewer',
+        scopes: [...READ_SCOPES],
+      };
     }
     // Looked up by digest through a unique index: what a timing difference could reveal is about a hash, not the key.
     const stored = await this.keys.findByDigest(digestSecret(key));
@@ -156,9 +205,19 @@ export class ApiKeyService {
     if (!owner?.isActive) return null;
     const allowed = scopesForRole(owner.role) as string[];
     // Only a recorded use changes what readers see: a check within the minute invalidates no cached read.
-    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).then((wrote) => (wrote ? this.written() : undefined)).catch((error: unknown) => {
-      this.logger.warn({ requestId: caller.requestId, apiKeyId: stored._id, err: error instanceof Error ? error.message : 'error' }, 'api key last-use not recorded');
-    });
+    this.keys
+      .touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS)
+      .then((wrote) => (wrote ? this.written() : undefined))
+      .catch((error: unknown) => {
+        this.logger.warn(
+          {
+            requestId: caller.requestId,
+            apiKeyId: stored._id,
+            err: error instanceof Error ? error.message : 'error',
+          },
+          'api key last-use not recorded',
+        );
+      });
     return {
       keyId: stored._id,
       userId: stored.userId,
@@ -172,7 +231,8 @@ export class ApiKeyService {
   async purgeUser(caller: RequestCaller, userId: number): Promise<number> {
     requireService(caller.principal);
     const deleted = await this.keys.deleteByUser(userId);
-    if (deleted > 0) this.logger.info({ requestId: caller.requestId, userId, count: deleted }, 'api keys purged');
+    if (deleted > 0)
+      this.logger.info({ requestId: caller.requestId, userId, count: deleted }, 'api keys purged');
     return deleted;
   }
 }
@@ -181,7 +241,10 @@ export class ApiKeyService {
 function requireKeyManager(caller: RequestCaller): Principal & { userId: number } {
   const principal = requirePrincipal(caller.principal, caller.authError);
   if (principal.kind !== 'user' || principal.userId === null) {
-    throw new AppError('FORBIDDEN', 'Not enough permissions: API keys are managed with a bearer token from a login');
+    throw new AppError(
+      'FORBIDDEN',
+      'Not enough permissions: API keys are managed with a bearer token from a login',
+    );
   }
   return principal as Principal & { userId: number };
 }

@@ -10,6 +10,8 @@ import { requireServicePrincipal, type Caller } from '@platform/auth';
 import { parseEntityId, parseInput, PostCreate, PostReplace, PostUpdate } from '@platform/contracts';
 import { LISTINGS } from '@platform/listing';
 import { RecordService } from '@platform/graphql-server';
+import { buildEvent } from '@platform/events';
+import type { EventOutbox } from '@platform/mongo';
 import type { PostChanges, PostDocument, PostRepository } from '../data-access/post-repository';
 import type { CommentRepository } from '../data-access/comment-repository';
 import type { LikeRepository } from '../data-access/like-repository';
@@ -24,6 +26,19 @@ function updateChanges(rawInput: unknown): PostChanges {
   return changes;
 }
 
+/**
+ * A post's REST representation, carried by its events, without `like_count`: a count of its likes made when read
+ * (ADR 0009), not part of the post's own state; post.liked and post.unliked say who liked it.
+ */
+export const postRepresentation = (post: PostDocument): Record<string, unknown> => ({
+  id: post._id,
+  author_id: post.authorId,
+  title: post.title,
+  body: post.body,
+  created_at: post.createdAt.toISOString(),
+  updated_at: post.updatedAt.toISOString(),
+});
+
 export class PostService extends RecordService<PostDocument> {
   constructor(
     posts: PostRepository,
@@ -31,18 +46,25 @@ export class PostService extends RecordService<PostDocument> {
     private readonly likes: LikeRepository,
     private readonly guard: DeletionGuard,
     cursorSecret: Buffer,
+    private readonly outbox?: EventOutbox,
   ) {
-    super(posts, { label: 'Post', scope: 'posts', owner: 'authorId', listing: LISTINGS.posts }, cursorSecret, {
-      replaceChanges: (rawInput) => parseInput(PostReplace, rawInput ?? {}, 'input'),
-      updateChanges,
-      // Under the post's version claim (a stale If-Match changes nothing): marked first, so racing comments and likes
-      // undo themselves, then its comments and likes; the post goes last, so a retried DELETE completes a failed one.
-      cascade: async (id) => {
-        await guard.markDeleted(deletedPost(id));
-        await comments.deleteWhere({ postId: id });
-        await likes.deleteByPosts([id]);
+    super(
+      posts,
+      { label: 'Post', scope: 'posts', owner: 'authorId', listing: LISTINGS.posts },
+      cursorSecret,
+      {
+        replaceChanges: (rawInput) => parseInput(PostReplace, rawInput ?? {}, 'input'),
+        updateChanges,
+        // Under the post's version claim (a stale If-Match changes nothing): marked first, so racing comments and likes
+        // undo themselves, then its comments and likes; the post goes last, so a retried DELETE completes a failed one.
+        cascade: async (id) => {
+          await guard.markDeleted(deletedPost(id));
+          await comments.deleteWhere({ postId: id });
+          await likes.deleteByPosts([id]);
+        },
+        events: { outbox, resource: 'post', represent: postRepresentation },
       },
-    });
+    );
   }
 
   async create(caller: Caller, rawInput: unknown): Promise<PostDocument> {
@@ -50,16 +72,11 @@ export class PostService extends RecordService<PostDocument> {
     const authorId = actingUserId(principal);
     const input = parseInput(PostCreate, rawInput ?? {}, 'input');
     const now = new Date();
-    const post = await this.repository.insertWithNewId((id) => ({
-      _id: id,
-      authorId,
-      title: input.title,
-      body: input.body,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await this.guard.keepUnlessDeleted(authorId, null, () => this.repository.discard(post._id));
-    return post;
+    return this.repository.insertWithNewId(
+      (id) => ({ _id: id, authorId, title: input.title, body: input.body, createdAt: now, updatedAt: now }),
+      this.writeEvent(caller, 'created'),
+      (post) => this.guard.keepUnlessDeleted(authorId, null, () => this.repository.discard(post._id)),
+    );
   }
 
   /**
@@ -68,17 +85,55 @@ export class PostService extends RecordService<PostDocument> {
    */
   async like(caller: Caller, rawId: unknown): Promise<PostDocument> {
     const { userId, post } = await this.likeTarget(caller, rawId);
-    if (await this.likes.add(post._id, userId, new Date())) {
-      await this.guard.keepUnlessDeleted(userId, post, () => this.likes.remove(post._id, userId));
-    }
+    const add = async () => {
+      const added = await this.likes.add(post._id, userId, new Date());
+      if (added) await this.guard.keepUnlessDeleted(userId, post, () => this.likes.remove(post._id, userId));
+      return added;
+    };
+    await (this.outbox
+      ? this.outbox.around(this.likeEvent(caller, 'post.liked', post, userId, 'present'), add)
+      : add());
     return post;
   }
 
   /** Idempotent: unliking a post the user does not like changes nothing. */
   async unlike(caller: Caller, rawId: unknown): Promise<PostDocument> {
     const { userId, post } = await this.likeTarget(caller, rawId);
-    await this.likes.remove(post._id, userId);
+    const remove = () => this.likes.remove(post._id, userId);
+    await (this.outbox
+      ? this.outbox.around(this.likeEvent(caller, 'post.unliked', post, userId, 'absent'), remove)
+      : remove());
     return post;
+  }
+
+  /**
+   * A like's or unlike's event, published only when the call changed something (a repeated like or unlike records
+   * none); the sweep decides an abandoned one by whether the like document is there.
+   */
+  private likeEvent(
+    caller: Caller,
+    type: 'post.liked' | 'post.unliked',
+    post: PostDocument,
+    userId: number,
+    expect: 'present' | 'absent',
+  ) {
+    const subject = `likes:${post._id}:${userId}`;
+    return {
+      event: buildEvent(
+        caller,
+        type,
+        { type: 'post', id: post._id },
+        { post_id: post._id, user_id: userId },
+        { scope: 'posts:read', ownerId: post.authorId, private: false },
+      ),
+      check: {
+        collection: 'likes',
+        filter: { postId: post._id, userId },
+        expect,
+        subject,
+        ...(expect === 'absent' ? { fromVersion: 0 } : {}),
+      },
+    };
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   SequencedCollection,
   updateVersioned,
   type IndexSpec,
+  type WriteEvent,
 } from '@platform/mongo';
 import type { Role } from '@platform/auth';
 import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
@@ -73,7 +74,9 @@ export const userIndexes: IndexSpec[] = [
   ...listIndexes(LISTINGS.users, USERS_COLLECTION),
 ];
 
-export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role' | 'tokensValidAfter'>>;
+export type ProfileChanges = Partial<
+  Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role' | 'tokensValidAfter'>
+>;
 
 export class UserRepository extends SequencedCollection<StoredUser> {
   constructor(db: Db) {
@@ -123,13 +126,20 @@ export class UserRepository extends SequencedCollection<StoredUser> {
    * returns the document after them; null when there is no such user; PRECONDITION_FAILED when `expectedVersion` is
    * given and stale (see writeVersioned).
    */
-  update(id: number, changes: ProfileChanges, expectedVersion?: number | null): Promise<UserDocument | null> {
+  update(
+    id: number,
+    changes: ProfileChanges,
+    expectedVersion?: number | null,
+    event?: WriteEvent<UserDocument>,
+  ): Promise<UserDocument | null> {
     const folded = changes.email === undefined ? {} : { emailFolded: foldEmail(changes.email) };
     return updateVersioned(
       this.versioned,
       id,
       { ...changes, ...folded, updatedAt: new Date() },
       expectedVersion,
+      {},
+      event as WriteEvent<StoredUser> | undefined,
     );
   }
 
@@ -155,7 +165,15 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     id: number,
     expectedVersion: number | null | undefined,
     cascade: (current: UserDocument) => Promise<void>,
+    event?: WriteEvent<UserDocument>,
   ): Promise<boolean> {
-    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade);
+    return deleteVersioned(
+      this.versioned,
+      id,
+      expectedVersion,
+      {},
+      cascade,
+      event as WriteEvent<StoredUser> | undefined,
+    );
   }
 }

@@ -5,7 +5,8 @@
 import { AppError, notFound } from '@platform/errors';
 import { normalizeEmail, parseInput, UserCreate, UserReplace, UserUpdate } from '@platform/contracts';
 import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type RequestCaller } from '@platform/auth';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, type EventOutbox, type WriteEvent } from '@platform/mongo';
+import { buildEvent, type EventCaller, type EventType } from '@platform/events';
 import type { Logger } from '@platform/logging';
 import type { ProfileChanges, UserDocument, UserRepository } from '../data-access/user-repository';
 /** GraphQL's UpdateUserInput (camelCase): mapped onto the REST contract below, so both transports share one rule set. */
@@ -22,26 +23,69 @@ export interface AccountPurger {
 }
 
 
+/** An account's REST representation (what GET /users/{id} answers), carried by its events. */
+export const userRepresentation = (user: UserDocument): Record<string, unknown> => ({
+  id: user._id,
+  username: user.username,
+  email: user.email,
+  full_name: user.fullName,
+  is_active: user.isActive,
+  role: user.role,
+});
+
 export class UserService {
   constructor(
     private readonly users: UserRepository,
     private readonly credentials: CredentialStore,
     private readonly purger: AccountPurger,
     private readonly logger: Logger,
+    private readonly outbox?: EventOutbox,
   ) {}
 
+  /**
+   * The event of a write to an account (ADR 0023): readable by every `users:read` holder, like the account itself; a
+   * password reset only by its owner (and admins).
+   */
+  private accountEvent(caller: EventCaller, type: EventType): WriteEvent<UserDocument> | undefined {
+    const outbox = this.outbox;
+    if (!outbox) return undefined;
+    const audience = (user: UserDocument) => ({
+      scope: 'users:read' as const,
+      ownerId: user._id,
+      private: type === 'user.password_reset',
+    });
+    return {
+      outbox,
+      of: (user) => buildEvent(caller, type, { type: 'user', id: user._id }, userRepresentation(user), audience(user)),
+    };
+  }
+
+  /**
+   * Profile here, credential in auth, undone together: user.created is published only once both exist (an undone
+   * registration publishes nothing), the new account its actor.
+   */
   async register(rawInput: unknown, requestId: string): Promise<UserDocument> {
     const input = parseInput(UserCreate, rawInput);
-    const user = await this.insertProfile({ username: input.username, email: input.email, role: 'member' });
-    try {
-      await this.credentials.createCredential({ userId: user._id, username: user.username, password: input.password }, requestId);
-    } catch (error) {
-      // Compensation: no profile without a credential.
-      await this.users.deleteById(user._id);
-      this.logger.warn({ requestId, userId: user._id, err: error instanceof AppError ? error.code : 'error' }, 'registration undone');
-      throw error;
-    }
-    return user;
+    const id = await this.users.nextId();
+    const register = async () => {
+      const user = await this.insertProfile({ username: input.username, email: input.email, role: 'member' }, id);
+      try {
+        await this.credentials.createCredential({ userId: user._id, username: user.username, password: input.password }, requestId);
+      } catch (error) {
+        // Compensation: no profile without a credential.
+        await this.users.deleteById(user._id);
+        this.logger.warn({ requestId, userId: user._id, err: error instanceof AppError ? error.code : 'error' }, 'registration undone');
+        throw error;
+      }
+      return user;
+    };
+    const event = this.accountEvent({ principal: { kind: 'user', userId: id }, requestId }, 'user.created');
+    if (!event) return register();
+    const now = new Date();
+    const email = normalizeEmail(input.email);
+    const expected: UserDocument = { _id: id, username: input.username, email, fullName: null, isActive: true, role: 'member', createdAt: now, updatedAt: now };
+    const check = { collection: 'users', filter: { _id: id }, expect: 'present' as const, subject: `users:${id}` };
+    return event.outbox.around({ event: event.of(expected), check }, register);
   }
 
   /**
@@ -88,7 +132,8 @@ export class UserService {
    */
   async revokeAccessTokens(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<boolean> {
     requireService(caller.principal);
-    const updated = await this.users.update(id, { tokensValidAfter: new Date() }, expectedVersion);
+    const event = this.accountEvent(caller, 'user.password_reset');
+    const updated = await this.users.update(id, { tokensValidAfter: new Date() }, expectedVersion, event);
     if (updated) this.logger.info({ requestId: caller.requestId, userId: id }, 'access tokens revoked');
     return updated !== null;
   }
@@ -130,7 +175,8 @@ export class UserService {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     // Only an admin changes account state: a deactivated member must not re-activate itself.
     if (!isAdmin(principal)) throw new AppError('FORBIDDEN', 'Not enough permissions: only an admin may change account state');
-    const updated = await this.users.update(id, { isActive }, expectedVersion);
+    const event = this.accountEvent(caller, isActive ? 'user.activated' : 'user.deactivated');
+    const updated = await this.users.update(id, { isActive }, expectedVersion, event);
     if (!updated) throw notFound('User', id);
     this.logger.info({ requestId: caller.requestId, userId: id, isActive, by: principal.userId }, 'account state changed');
     return updated;
@@ -143,6 +189,7 @@ export class UserService {
   async delete(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<boolean> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, id);
+    const event = this.accountEvent(caller, 'user.deleted');
     const deleted = await this.users.deleteVersioned(id, expectedVersion, async () => {
       try {
         await this.purger.purge(id, caller.requestId);
@@ -153,7 +200,7 @@ export class UserService {
           headers: { 'retry-after': '5' },
         });
       }
-    });
+    }, event);
     if (!deleted) throw notFound('User', id);
     this.logger.info({ requestId: caller.requestId, userId: id, by: principal.userId }, 'account deleted');
     return true;
@@ -173,7 +220,7 @@ export class UserService {
     // The unique index on the folded e-mail decides a clash (no read before it: on FerretDB v1 that read scans the
     // collection, and twenty concurrent changes queued behind their scans past the gateway's deadline).
     try {
-      const updated = await this.users.update(id, changes, expectedVersion);
+      const updated = await this.users.update(id, changes, expectedVersion, this.accountEvent(caller, 'user.updated'));
       if (!updated) throw notFound('User', id);
       return updated;
     } catch (error) {
@@ -187,10 +234,10 @@ export class UserService {
    * before it: on FerretDB v1 such a read scans the collection); only a refused insert asks which field it was, since
    * FerretDB's duplicate-key errors do not say. A refused registration has claimed an id, which stays unused.
    */
-  private async insertProfile(input: { username: string; email: string; role: UserDocument['role'] }): Promise<UserDocument> {
+  private async insertProfile(input: { username: string; email: string; role: UserDocument['role'] }, id?: number): Promise<UserDocument> {
     const now = new Date();
     const user: UserDocument = {
-      _id: await this.users.nextId(),
+      _id: id ?? (await this.users.nextId()),
       username: input.username,
       email: normalizeEmail(input.email),
       fullName: null,
