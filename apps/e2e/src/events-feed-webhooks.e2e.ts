@@ -4,7 +4,14 @@
  * audit trail to admins; a subscribed webhook receives it signed per Standard Webhooks (verified with the
  * `standardwebhooks` library, which refuses a tampered body or a stale timestamp).
  */
-import { http, startWebhookReceiver, testStack, unique, type WebhookReceiver } from '@platform/testing';
+import {
+  http,
+  startWebhookReceiver,
+  testStack,
+  unique,
+  type HttpResponse,
+  type WebhookReceiver,
+} from '@platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { ADMIN, issueTokens, registerAccount } from './test/accounts';
 
@@ -126,10 +133,10 @@ describe('events and webhooks', () => {
     const bob = await registerAccount(stack.restUrl, 'evtb');
     const aliceToken = (await issueTokens(stack.restUrl, alice.username, alice.password)).access_token;
     const bobToken = (await issueTokens(stack.restUrl, bob.username, bob.password)).access_token;
-    const ok = async (response: Promise<{ status: number; text: string }>, status: number) => {
+    const ok = async (response: Promise<HttpResponse<{ id: number }>>, status: number) => {
       const answered = await response;
       expect(`${answered.status} ${answered.text}`).toMatch(new RegExp(`^${status}`));
-      return answered as { status: number; body: any; text: string };
+      return answered;
     };
     await ok(
       http.patch(`${stack.restUrl}/users/${alice.id}`, { token: aliceToken, json: { full_name: 'Alice' } }),
