@@ -1,0 +1,239 @@
+/**
+ * The webhook rules of issue 26 on the shared stack (its worker retries after 1, 1, 2, 2 and 3 s and may deliver to
+ * loopback): a rotation's overlap signs with both secrets and then only the new one; a ping, the delivery log and a
+ * redelivery; an endpoint down for three attempts is delivered on the fourth; one that never answers is disabled after
+ * the whole schedule, with a `webhook.disabled` event for its owner; a member's endpoint never receives another
+ * member's private events (an admin's does); a deactivated owner's endpoint stops, and resumes once reactivated.
+ * Every delivery is verified with the `standardwebhooks` library.
+ */
+import { http, startWebhookReceiver, testStack, type WebhookReceiver } from '@platform/testing';
+import { ADMIN, issueTokens, registerAccount, type Account } from './test/accounts';
+
+jest.setTimeout(120_000);
+
+const stack = testStack();
+const gql = `${stack.gatewayUrl}/graphql`;
+
+const CREATE = `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id } } }`;
+const ROTATE = `mutation($id: ID!, $overlap: Int) {
+  rotateWebhookSecret(id: $id, overlapSeconds: $overlap) { secret webhook { previousSecretExpiresAt } }
+}`;
+const PING = `mutation($id: ID!) { pingWebhook(id: $id) { id messageId status } }`;
+const REDELIVER = `mutation($w: ID!, $d: ID!) { redeliverWebhookDelivery(webhookId: $w, deliveryId: $d) { id status } }`;
+const DELIVERIES = `query($id: ID!) {
+  webhookDeliveries(webhookId: $id, first: 50) {
+    nodes { id messageId eventType status attemptCount reason attempts { number at statusCode durationMs error } }
+  }
+}`;
+const WEBHOOK = `query($id: ID!) { webhook(id: $id) { status disabledReason } }`;
+const EVENTS = `query($filter: EventFilter) { events(first: 50, filter: $filter) { nodes { type resource { type id } data } } }`;
+
+const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+interface Member extends Account {
+  token: string;
+}
+
+const member = async (prefix: string): Promise<Member> => {
+  const account = await registerAccount(stack.restUrl, prefix);
+  return {
+    ...account,
+    token: (await issueTokens(stack.restUrl, account.username, account.password)).access_token,
+  };
+};
+
+const gqlOk = async (token: string, query: string, variables: Record<string, unknown>) => {
+  const answer = await http.graphql(gql, query, variables, { token });
+  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
+  return answer.body.data;
+};
+
+const subscribe = async (owner: { token: string }, url: string, eventTypes: string[]) => {
+  const created = await gqlOk(owner.token, CREATE, { input: { url, eventTypes } });
+  return { id: created.createWebhook.webhook.id as string, secret: created.createWebhook.secret as string };
+};
+
+describe('webhook rules', () => {
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async () => {
+    const made = await startWebhookReceiver();
+    receivers.push(made);
+    return made;
+  };
+  let adminToken: string;
+
+  beforeAll(async () => {
+    adminToken = (await issueTokens(stack.restUrl, ADMIN.username, ADMIN.password)).access_token;
+  });
+  afterAll(() => Promise.all(receivers.map((r) => r.close())));
+
+  it('when the secret is rotated with an overlap, then both secrets sign meanwhile, and only the new one after', async () => {
+    const owner = await member('rot');
+    const endpoint = await receiver();
+    const hook = await subscribe(owner, endpoint.url, ['item.created']);
+    const rotated = await gqlOk(owner.token, ROTATE, { id: hook.id, overlap: 3600 });
+    const fresh = rotated.rotateWebhookSecret.secret as string;
+    expect(fresh).not.toBe(hook.secret);
+    expect(rotated.rotateWebhookSecret.webhook.previousSecretExpiresAt).not.toBeNull();
+    await gqlOk(owner.token, PING, { id: hook.id });
+    const during = await waitFor(async () => endpoint.received[0]);
+    expect(JSON.parse(during.body)).toMatchObject({
+      type: 'webhook.ping',
+      data: { webhook_id: Number(hook.id) },
+    });
+    expect(endpoint.verify(during, hook.secret)).toBeTruthy();
+    expect(endpoint.verify(during, fresh)).toBeTruthy();
+
+    const ended = await gqlOk(owner.token, ROTATE, { id: hook.id, overlap: 0 });
+    const newest = ended.rotateWebhookSecret.secret as string;
+    await gqlOk(owner.token, PING, { id: hook.id });
+    const after = await waitFor(async () => endpoint.received[1]);
+    expect(endpoint.verify(after, newest)).toBeTruthy();
+    expect(() => endpoint.verify(after, fresh)).toThrow();
+    expect(() => endpoint.verify(after, hook.secret)).toThrow();
+  });
+
+  it('when a delivery is redelivered, then the endpoint gets the same webhook-id again and the log shows both attempts', async () => {
+    const owner = await member('redel');
+    const endpoint = await receiver();
+    const hook = await subscribe(owner, endpoint.url, ['item.created']);
+    const ping = (await gqlOk(owner.token, PING, { id: hook.id })).pingWebhook;
+    await waitFor(async () => endpoint.received[0]);
+    const delivered = await waitFor(async () => {
+      const log = (await gqlOk(owner.token, DELIVERIES, { id: hook.id })).webhookDeliveries.nodes;
+      return log[0]?.status === 'delivered' ? log[0] : undefined;
+    });
+    expect(delivered).toMatchObject({ id: ping.id, eventType: 'webhook.ping', attemptCount: 1 });
+    expect(delivered.attempts).toEqual([
+      { number: 1, at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null },
+    ]);
+    await gqlOk(owner.token, REDELIVER, { w: hook.id, d: ping.id });
+    await waitFor(async () => endpoint.received[1]);
+    expect(endpoint.received[1]!.headers['webhook-id']).toBe(ping.messageId);
+    expect(endpoint.verify(endpoint.received[1]!, hook.secret)).toBeTruthy();
+    const log = await waitFor(async () => {
+      const node = (await gqlOk(owner.token, DELIVERIES, { id: hook.id })).webhookDeliveries.nodes[0];
+      return node.attempts.length === 2 && node.status === 'delivered' ? node : undefined;
+    });
+    expect(log.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 200]);
+    // Someone else's webhook and its log are absent to another member.
+    const stranger = await member('strg');
+    const foreign = await http.graphql(gql, DELIVERIES, { id: hook.id }, { token: stranger.token });
+    expect(foreign.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('when the endpoint is down for three attempts, then the fourth delivers; when it never answers, then it is disabled with an event', async () => {
+    const owner = await member('retry');
+    const flaky = await receiver();
+    let calls = 0;
+    flaky.respond(() => (++calls <= 3 ? 503 : 200));
+    const dead = await receiver();
+    dead.respond(() => 500);
+    const flakyHook = await subscribe(owner, flaky.url, ['item.created']);
+    const deadHook = await subscribe(owner, dead.url, ['item.created']);
+    const item = await http.post(`${stack.restUrl}/items/`, {
+      token: owner.token,
+      json: { name: 'retried', price: 1 },
+    });
+    expect(item.status).toBe(201);
+
+    const settled = await waitFor(async () => {
+      const node = (await gqlOk(owner.token, DELIVERIES, { id: flakyHook.id })).webhookDeliveries.nodes[0];
+      return node?.status === 'delivered' ? node : undefined;
+    });
+    expect(settled.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([503, 503, 503, 200]);
+    for (const delivery of flaky.received)
+      expect(flaky.verify(delivery, flakyHook.secret)).toMatchObject({ type: 'item.created' });
+    expect(new Set(flaky.received.map((d) => d.headers['webhook-id'])).size).toBe(1);
+
+    const disabled = await waitFor(async () => {
+      const hook = (await gqlOk(owner.token, WEBHOOK, { id: deadHook.id })).webhook;
+      return hook.status === 'disabled' ? hook : undefined;
+    });
+    expect(disabled.disabledReason).toBe('failing');
+    expect(dead.received).toHaveLength(6); // the first try and the schedule's five retries
+    const failed = (await gqlOk(owner.token, DELIVERIES, { id: deadHook.id })).webhookDeliveries.nodes[0];
+    expect(failed).toMatchObject({ status: 'failed', attemptCount: 6 });
+    const events = await waitFor(async () => {
+      const found = (
+        await gqlOk(owner.token, EVENTS, {
+          filter: { types: ['webhook.disabled'], resourceType: 'webhook', resourceId: deadHook.id },
+        })
+      ).events.nodes;
+      return found.length === 1 ? found : undefined;
+    });
+    expect(events[0].data).toMatchObject({ id: Number(deadHook.id), status: 'disabled', reason: 'failing' });
+    const other = await member('othr');
+    const hidden = await gqlOk(other.token, EVENTS, {
+      filter: { types: ['webhook.disabled'], resourceId: deadHook.id, resourceType: 'webhook' },
+    });
+    expect(hidden.events.nodes).toEqual([]);
+  });
+
+  it("when another member acts, then a member's endpoint receives only what the member may read; an admin's receives all", async () => {
+    const watcher = await member('watch');
+    const actor = await member('actor');
+    const watcherEndpoint = await receiver();
+    const adminEndpoint = await receiver();
+    const watcherHook = await subscribe(watcher, watcherEndpoint.url, ['*']);
+    const adminHook = await subscribe({ token: adminToken }, adminEndpoint.url, ['*']);
+    const key = await http.post(`${stack.restUrl}/api-keys`, {
+      token: actor.token,
+      json: { name: 'secret-key', scopes: ['items:read'] },
+    });
+    expect(key.status).toBe(201);
+    const item = await http.post(`${stack.restUrl}/items/`, {
+      token: actor.token,
+      json: { name: 'public', price: 2 },
+    });
+    expect(item.status).toBe(201);
+    const aboutActor = (r: WebhookReceiver) =>
+      r.received.map((d) => JSON.parse(d.body)).filter((e) => e.actor?.id === actor.id);
+    await waitFor(async () => (aboutActor(adminEndpoint).length >= 2 ? true : undefined));
+    await waitFor(async () =>
+      aboutActor(watcherEndpoint).some((e) => e.type === 'item.created') ? true : undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the withheld one would have arrived by now
+    expect(
+      aboutActor(adminEndpoint)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['api_key.created', 'item.created']);
+    expect(aboutActor(watcherEndpoint).map((e) => e.type)).toEqual(['item.created']);
+    expect(watcherEndpoint.received.map((d) => d.body).join('\n')).not.toContain('secret-key');
+    for (const d of watcherEndpoint.received)
+      expect(watcherEndpoint.verify(d, watcherHook.secret)).toBeTruthy();
+    for (const d of adminEndpoint.received) expect(adminEndpoint.verify(d, adminHook.secret)).toBeTruthy();
+  });
+
+  it('when the owner is deactivated, then its endpoint stops; when reactivated, then it receives again', async () => {
+    const owner = await member('deact');
+    const endpoint = await receiver();
+    await subscribe(owner, endpoint.url, ['item.created']);
+    const writer = await member('wrtr');
+    const create = (name: string) =>
+      http.post(`${stack.restUrl}/items/`, { token: writer.token, json: { name, price: 3 } });
+    expect(
+      (await http.post(`${stack.restUrl}/users/${owner.id}/deactivate`, { token: adminToken })).status,
+    ).toBe(200);
+    expect((await create('while-deactivated')).status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(endpoint.received).toHaveLength(0);
+    expect(
+      (await http.post(`${stack.restUrl}/users/${owner.id}/activate`, { token: adminToken })).status,
+    ).toBe(200);
+    expect((await create('after-reactivation')).status).toBe(201);
+    const got = await waitFor(async () => endpoint.received[0]);
+    expect(JSON.parse(got.body).data.name).toBe('after-reactivation');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(endpoint.received.map((d) => JSON.parse(d.body).data.name)).toEqual(['after-reactivation']);
+  });
+});
