@@ -64,3 +64,17 @@ export { isEntityId, parseEntityId, entityIdParam, ENTITY_ID_MAX, ENTITY_ID_MESS
 export { text, isSafeText, UNSAFE_TEXT_MESSAGE } from './text';
 export { normalizeEmail, foldUsername, foldEmail } from './identity';
 export { requestTarget } from './request-target';
+export {
+  EventsQuery,
+  EventPublic,
+  EventPage,
+  EVENTS_PAGE_SIZE,
+  WebhookCreate,
+  WebhookUpdate,
+  WebhookRotate,
+  WebhookPublic,
+  WebhookWithSecret,
+  WebhookDeliveryPublic,
+  WebhookDeliveriesQuery,
+  WebhookDeliveryPage,
+} from './events';

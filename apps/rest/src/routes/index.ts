@@ -7,6 +7,7 @@ import { itemsRoutes } from './items-routes';
 import { postsRoutes } from './posts-routes';
 import { commentsRoutes } from './comments-routes';
 import { articlesRoutes } from './articles-routes';
+import { eventsRoutes } from './events-routes';
 
 export const allRoutes: readonly RouteDefinition[] = [
   ...usersRoutes,
@@ -16,4 +17,5 @@ export const allRoutes: readonly RouteDefinition[] = [
   ...postsRoutes,
   ...commentsRoutes,
   ...articlesRoutes,
+  ...eventsRoutes,
 ];

@@ -497,6 +497,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Events newest first: those about what the caller may read now (the scope of the resource kind; API keys and password resets only to their owner); an admin sees every event (the audit trail). Kept for `EVENT_RETENTION_DAYS` (30 by default). The next page: `pageToken` = `pagination.nextPageToken` (also in `Link`).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description One event the caller may read; 404 otherwise (absent and unreadable look alike).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's webhooks
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). In id order; never a secret.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). Deliveries are POSTed as JSON events, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`; verify with any Standard Webhooks library and the secret answered here, once). Retried with exponential backoff for about 3 days; an endpoint whose delivery fails over the whole schedule is disabled. At most `WEBHOOK_MAX_PER_OWNER` (20) per user (409 beyond).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a webhook
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). Its delivery log goes with it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Modify a webhook
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). `enabled: true` enables a webhook again, also one disabled for failing.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). Answers the new secret, once. The old one keeps signing beside it for `overlap_seconds` (default 86400; 0 ends it now): meanwhile `webhook-signature` carries both signatures, so receivers can switch without a gap.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test ping
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). A `webhook.ping` message, delivered and logged like any event.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). Newest first, each with every attempt (time, status code, duration, error).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver one delivery
+         * @description Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook). A new attempt with the same `webhook-id`; 409 while the webhook is disabled.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1166,6 +1338,278 @@ export interface components {
         CommentUpdate: {
             /** @description 1 to 5000 characters, not only whitespace */
             body?: string;
+        };
+        /**
+         * @description A page of events, newest first.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+         *           "type": "item.updated",
+         *           "occurred_at": "2026-11-26T12:00:00.000Z",
+         *           "actor": {
+         *             "type": "user",
+         *             "id": 7
+         *           },
+         *           "resource": {
+         *             "type": "item",
+         *             "id": 42
+         *           },
+         *           "data": {
+         *             "id": 42,
+         *             "name": "Lamp",
+         *             "description": null,
+         *             "price": 19.99,
+         *             "owner_id": 7
+         *           },
+         *           "request_id": "4f1c2b7e-8d0a-4b7e-9c1d-2a3b4c5d6e7f"
+         *         }
+         *       ],
+         *       "pagination": {
+         *         "nextPageToken": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+         *         "pageSize": 1
+         *       }
+         *     }
+         */
+        EventPage: {
+            data: components["schemas"]["Event"][];
+            pagination: {
+                /** @description Token of the next (older) page; null when none follows */
+                nextPageToken: string | null;
+                /** Format: int32 */
+                pageSize: number;
+            };
+        };
+        /**
+         * @description A change recorded by the service that made it.
+         * @example {
+         *       "id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+         *       "type": "item.updated",
+         *       "occurred_at": "2026-11-26T12:00:00.000Z",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": 7
+         *       },
+         *       "resource": {
+         *         "type": "item",
+         *         "id": 42
+         *       },
+         *       "data": {
+         *         "id": 42,
+         *         "name": "Lamp",
+         *         "description": null,
+         *         "price": 19.99,
+         *         "owner_id": 7
+         *       },
+         *       "request_id": "4f1c2b7e-8d0a-4b7e-9c1d-2a3b4c5d6e7f"
+         *     }
+         */
+        Event: {
+            /** @description `evt_` + a ULID: unique, sorted by time */
+            id: string;
+            /** @description What happened, e.g. `item.updated` */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When
+             */
+            occurred_at: string;
+            /** @description Who: a user, an API key, or the system */
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: number | null;
+            };
+            /** @description What it is about */
+            resource: {
+                /** @enum {string} */
+                type: "user" | "item" | "post" | "comment" | "api_key" | "webhook";
+                /** Format: int64 */
+                id: number;
+            };
+            /** @description The resource's representation after the change (before it, for a deletion) */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The X-Request-Id of the request that made it */
+            request_id: string | null;
+        };
+        /** @description A webhook with its signing secret: keep `secret` now, it is not shown again. */
+        WebhookWithSecret: {
+            /** Format: int64 */
+            id: number;
+            url: string;
+            event_types: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description `failing` (every attempt of a delivery failed) or `by its owner` */
+            disabled_reason: string | null;
+            /** Format: int64 */
+            owner_id: number;
+            /** @description While a rotated-out secret still signs: until when */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The Standard Webhooks signing secret (`whsec_...`). Shown only in this response. */
+            secret: string;
+        };
+        /**
+         * @description A new webhook endpoint.
+         * @example {
+         *       "url": "https://example.com/hooks",
+         *       "event_types": [
+         *         "item.created",
+         *         "item.deleted"
+         *       ],
+         *       "description": "sync"
+         *     }
+         */
+        WebhookCreate: {
+            /** @description An absolute https URL (http also outside production), no credentials */
+            url: string;
+            /** @description Event types to receive, or `*` for every type */
+            event_types: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | "*")[];
+            description?: string | null;
+        };
+        /**
+         * @description A webhook endpoint (never its secret).
+         * @example {
+         *       "id": 3,
+         *       "url": "https://example.com/hooks",
+         *       "event_types": [
+         *         "item.created"
+         *       ],
+         *       "description": null,
+         *       "status": "enabled",
+         *       "disabled_reason": null,
+         *       "owner_id": 7,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-26T12:00:00.000Z",
+         *       "updated_at": "2026-11-26T12:00:00.000Z"
+         *     }
+         */
+        Webhook: {
+            /** Format: int64 */
+            id: number;
+            url: string;
+            event_types: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description `failing` (every attempt of a delivery failed) or `by its owner` */
+            disabled_reason: string | null;
+            /** Format: int64 */
+            owner_id: number;
+            /** @description While a rotated-out secret still signs: until when */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description The fields to change; omitted ones stay.
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        WebhookUpdate: {
+            /** @description An absolute https URL (http also outside production), no credentials */
+            url?: string;
+            /** @description Event types to receive, or `*` for every type */
+            event_types?: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | "*")[];
+            description?: string | null;
+            /** @description false disables it; true enables it again (also after failing) */
+            enabled?: boolean;
+        };
+        /**
+         * @description A secret rotation.
+         * @example {
+         *       "overlap_seconds": 3600
+         *     }
+         */
+        WebhookRotate: {
+            /**
+             * Format: int32
+             * @description How long the old secret keeps signing beside the new one (default 86400; 0 ends it now)
+             */
+            overlap_seconds?: number;
+        };
+        /** @description One event (or ping) on its way to one endpoint, with every attempt. */
+        WebhookDelivery: {
+            id: string;
+            /** Format: int64 */
+            webhook_id: number;
+            /** @description The `webhook-id` header (the event id, or a ping's id) */
+            message_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "withheld";
+            /** Format: int64 */
+            attempt_count: number;
+            next_attempt_at: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            attempts: {
+                /** Format: int64 */
+                number: number;
+                /** Format: date-time */
+                at: string;
+                /** @description The endpoint's HTTP status; null when none came */
+                status_code: number | null;
+                duration_ms: number | null;
+                error: string | null;
+            }[];
+        };
+        /**
+         * @description A page of deliveries, newest first.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F-3",
+         *           "webhook_id": 3,
+         *           "message_id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+         *           "event_type": "item.updated",
+         *           "status": "delivered",
+         *           "attempt_count": 2,
+         *           "next_attempt_at": null,
+         *           "reason": null,
+         *           "created_at": "2026-11-26T12:00:00.000Z",
+         *           "attempts": [
+         *             {
+         *               "number": 1,
+         *               "at": "2026-11-26T12:00:00.010Z",
+         *               "status_code": 503,
+         *               "duration_ms": 41,
+         *               "error": null
+         *             },
+         *             {
+         *               "number": 2,
+         *               "at": "2026-11-26T12:00:05.120Z",
+         *               "status_code": 200,
+         *               "duration_ms": 35,
+         *               "error": null
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "pagination": {
+         *         "nextPageToken": null,
+         *         "pageSize": 20
+         *       }
+         *     }
+         */
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: {
+                nextPageToken: string | null;
+                /** Format: int64 */
+                pageSize: number;
+            };
         };
     };
     responses: never;
@@ -23401,6 +23845,5838 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these types (repeat the parameter for several) */
+                type?: ("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | ("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled")[];
+                /** @description Only events about this kind of resource */
+                resource_type?: "user" | "item" | "post" | "comment" | "api_key" | "webhook";
+                /** @description Only events about this resource's id */
+                resource_id?: number;
+                /** @description Only events after this instant */
+                occurred_after?: string;
+                /** @description Only events before this instant */
+                occurred_before?: string;
+                /** @description Events per page, newest first (default 20) */
+                pageSize?: number;
+                /** @description The previous page's `nextPageToken` */
+                pageToken?: string;
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+                     *           "type": "item.updated",
+                     *           "occurred_at": "2026-11-26T12:00:00.000Z",
+                     *           "actor": {
+                     *             "type": "user",
+                     *             "id": 7
+                     *           },
+                     *           "resource": {
+                     *             "type": "item",
+                     *             "id": 42
+                     *           },
+                     *           "data": {
+                     *             "id": 42,
+                     *             "name": "Lamp",
+                     *             "description": null,
+                     *             "price": 19.99,
+                     *             "owner_id": 7
+                     *           },
+                     *           "request_id": "4f1c2b7e-8d0a-4b7e-9c1d-2a3b4c5d6e7f"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextPageToken": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+                     *         "pageSize": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The event id (`evt_...`)
+                 * @example example1
+                 */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+                     *       "type": "item.updated",
+                     *       "occurred_at": "2026-11-26T12:00:00.000Z",
+                     *       "actor": {
+                     *         "type": "user",
+                     *         "id": 7
+                     *       },
+                     *       "resource": {
+                     *         "type": "item",
+                     *         "id": 42
+                     *       },
+                     *       "data": {
+                     *         "id": 42,
+                     *         "name": "Lamp",
+                     *         "description": null,
+                     *         "price": 19.99,
+                     *         "owner_id": 7
+                     *       },
+                     *       "request_id": "4f1c2b7e-8d0a-4b7e-9c1d-2a3b4c5d6e7f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3,
+                     *         "url": "https://example.com/hooks",
+                     *         "event_types": [
+                     *           "item.created"
+                     *         ],
+                     *         "description": null,
+                     *         "status": "enabled",
+                     *         "disabled_reason": null,
+                     *         "owner_id": 7,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-26T12:00:00.000Z",
+                     *         "updated_at": "2026-11-26T12:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON body may also be wrapped as `{"version": 2, "data": <body>}` to name the API version. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks",
+                 *       "event_types": [
+                 *         "item.created",
+                 *         "item.deleted"
+                 *       ],
+                 *       "description": "sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The webhook with its signing secret */
+            201: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
+                    /** @description The created record's path (`/items/7`; `/v1/items/7` when the request named a version, by path, header, Accept, query or body); a GET of it as is answers the record, with this response's `ETag` when it has one. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "url": "example1",
+                     *       "event_types": [
+                     *         "example1"
+                     *       ],
+                     *       "description": "example1",
+                     *       "status": "enabled",
+                     *       "disabled_reason": "example1",
+                     *       "owner_id": 1,
+                     *       "previous_secret_expires_at": "2026-01-01T00:00:00.000Z",
+                     *       "created_at": "2026-01-01T00:00:00.000Z",
+                     *       "updated_at": "2026-01-01T00:00:00.000Z",
+                     *       "secret": "example1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Too many webhooks */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/payload-too-large",
+                     *       "title": "Content too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large",
+                     *       "instance": "/users/7",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "instance": "/users/7",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "url": "https://example.com/hooks",
+                     *       "event_types": [
+                     *         "item.created"
+                     *       ],
+                     *       "description": null,
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "owner_id": 7,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-26T12:00:00.000Z",
+                     *       "updated_at": "2026-11-26T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @example "3.r2"
+                 */
+                "If-Match"?: string;
+                /** @description `*`: only if the record does not exist. A write never creates one, so the answer is 412 for an existing record and 404 for a missing one, and nothing changes. Other values are refused (400): use If-Match to write a known version. */
+                "If-None-Match"?: "*";
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON body may also be wrapped as `{"version": 2, "data": <body>}` to name the API version. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The webhook after the change */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "url": "https://example.com/hooks",
+                     *       "event_types": [
+                     *         "item.created"
+                     *       ],
+                     *       "description": null,
+                     *       "status": "enabled",
+                     *       "disabled_reason": null,
+                     *       "owner_id": 7,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-26T12:00:00.000Z",
+                     *       "updated_at": "2026-11-26T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Precondition failed: the resource changed since the `If-Match` tag */
+            412: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-failed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "detail": "The resource has changed since that ETag; fetch it again and retry",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_FAILED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/payload-too-large",
+                     *       "title": "Content too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large",
+                     *       "instance": "/users/7",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "instance": "/users/7",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Precondition required: this deployment (REQUIRE_IF_MATCH) wants `If-Match` on writes */
+            428: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/precondition-required",
+                     *       "title": "Precondition required",
+                     *       "status": 428,
+                     *       "detail": "If-Match is required: send the ETag of the version you are changing",
+                     *       "instance": "/users/7",
+                     *       "code": "PRECONDITION_REQUIRED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON body may also be wrapped as `{"version": 2, "data": <body>}` to name the API version. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_seconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRotate"];
+            };
+        };
+        responses: {
+            /** @description The webhook with its new secret */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "url": "example1",
+                     *       "event_types": [
+                     *         "example1"
+                     *       ],
+                     *       "description": "example1",
+                     *       "status": "enabled",
+                     *       "disabled_reason": "example1",
+                     *       "owner_id": 1,
+                     *       "previous_secret_expires_at": "2026-01-01T00:00:00.000Z",
+                     *       "created_at": "2026-01-01T00:00:00.000Z",
+                     *       "updated_at": "2026-01-01T00:00:00.000Z",
+                     *       "secret": "example1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/payload-too-large",
+                     *       "title": "Content too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large",
+                     *       "instance": "/users/7",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Content-Type must be application/json",
+                     *       "instance": "/users/7",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued */
+            202: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "example1",
+                     *       "webhook_id": 1,
+                     *       "message_id": "example1",
+                     *       "event_type": "example1",
+                     *       "status": "pending",
+                     *       "attempt_count": 1,
+                     *       "next_attempt_at": "2026-01-01T00:00:00.000Z",
+                     *       "reason": "example1",
+                     *       "created_at": "2026-01-01T00:00:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "at": "2026-01-01T00:00:00.000Z",
+                     *           "status_code": 1,
+                     *           "duration_ms": 1,
+                     *           "error": "example1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries per page (default 20) */
+                pageSize?: number;
+                /** @description The previous page's `nextPageToken` */
+                pageToken?: string;
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F-3",
+                     *           "webhook_id": 3,
+                     *           "message_id": "evt_01JD8Z5W3X4Y5Z6A7B8C9D0E1F",
+                     *           "event_type": "item.updated",
+                     *           "status": "delivered",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "reason": null,
+                     *           "created_at": "2026-11-26T12:00:00.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "at": "2026-11-26T12:00:00.010Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 41,
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "number": 2,
+                     *               "at": "2026-11-26T12:00:05.120Z",
+                     *               "status_code": 200,
+                     *               "duration_ms": 35,
+                     *               "error": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextPageToken": null,
+                     *         "pageSize": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            304: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded",
+                     *       "instance": "/users/7",
+                     *       "code": "RATE_LIMITED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request line and headers together larger than the server accepts (16 KiB); answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request headers too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal server error",
+                     *       "instance": "/users/7",
+                     *       "code": "INTERNAL_ERROR",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable */
+            503: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Service temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/service-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "instance": "/users/7",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
+                 * @example 2
+                 */
+                version?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+            };
+            header?: {
+                /**
+                 * @description API version: one of these spellings; anything else is 400. The path prefix wins over it.
+                 * @example 2
+                 */
+                "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
+                /**
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Webhook id, an integer >= 1
+                 * @example 1
+                 */
+                webhook_id: number;
+                /**
+                 * @description The delivery id
+                 * @example example1
+                 */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again */
+            202: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
+                    "Idempotency-Status"?: "unavailable" | "not-stored";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "example1",
+                     *       "webhook_id": 1,
+                     *       "message_id": "example1",
+                     *       "event_type": "example1",
+                     *       "status": "pending",
+                     *       "attempt_count": 1,
+                     *       "next_attempt_at": "2026-01-01T00:00:00.000Z",
+                     *       "reason": "example1",
+                     *       "created_at": "2026-01-01T00:00:00.000Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "at": "2026-01-01T00:00:00.000Z",
+                     *           "status_code": 1,
+                     *           "duration_ms": 1,
+                     *           "error": "example1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON body",
+                     *       "instance": "/users/7",
+                     *       "code": "BAD_REQUEST",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authentication missing or failed */
+            401: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
+                    "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Not authenticated",
+                     *       "instance": "/users/7",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Authenticated but lacking permission or scope */
+            403: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not enough permissions. Required: users:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Not enough permissions. Required: users:read",
+                     *       "instance": "/users/7",
+                     *       "code": "FORBIDDEN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User 7 not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "User 7 not found",
+                     *       "instance": "/users/7",
+                     *       "code": "NOT_FOUND",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; answered by the HTTP server before any route, in the deployment's error format (the request's headers, Accept included, are not read) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request did not arrive in time"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description The webhook is disabled */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Validation failed */

@@ -1,0 +1,155 @@
+/**
+ * The REST side of events (issue 26) through the shared facade: GET /events pages newest first with a cursor and a
+ * Link header, filters by type, resource and time, refuses bad input in the deployment's error shape; webhooks are
+ * created with their secret once (never in a GET, a listing or a 201 replayed from Redis), read, changed with
+ * If-Match, pinged, logged, redelivered and deleted; another member's webhook is 404.
+ */
+import { http, startWebhookReceiver, testStack, type WebhookReceiver } from '@platform/testing';
+import { issueTokens, registerAccount } from './test/accounts';
+
+jest.setTimeout(90_000);
+
+const stack = testStack();
+const rest = stack.restUrl;
+
+const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+describe('events and webhooks over REST', () => {
+  let token: string;
+  let otherToken: string;
+  let receiver: WebhookReceiver;
+  const itemIds: number[] = [];
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    const owner = await registerAccount(rest, 'rev');
+    const other = await registerAccount(rest, 'reo');
+    token = (await issueTokens(rest, owner.username, owner.password)).access_token;
+    otherToken = (await issueTokens(rest, other.username, other.password)).access_token;
+    for (const name of ['one', 'two', 'three']) {
+      const created = await http.post(`${rest}/items/`, { token, json: { name, price: 1 } });
+      itemIds.push(created.body.id as number);
+    }
+  });
+  afterAll(() => receiver.close());
+
+  it('when the feed is paged, then it goes newest first, pageToken continues it, and Link names the next page', async () => {
+    const mine = `resource_type=item&type=item.created`;
+    const all = await waitFor(async () => {
+      const pages = await Promise.all(
+        itemIds.map((id) => http.get(`${rest}/events?${mine}&resource_id=${id}`, { token })),
+      );
+      return pages.every((p) => p.body.data?.length === 1) ? pages.map((p) => p.body.data[0]) : undefined;
+    });
+    expect(all.map((e: { resource: { id: number } }) => e.resource.id)).toEqual(itemIds);
+    const first = await http.get(`${rest}/events?type=item.created&pageSize=1`, { token });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(1);
+    const next = first.body.pagination.nextPageToken as string;
+    expect(next).toBe(first.body.data[0].id);
+    expect(first.headers.get('link')).toContain(`pageToken=${next}`);
+    const second = await http.get(`${rest}/events?type=item.created&pageSize=1&pageToken=${next}`, { token });
+    expect(second.body.data[0].id < next).toBe(true);
+    const since = await http.get(
+      `${rest}/events?resource_type=item&resource_id=${itemIds[2]}&occurred_after=${encodeURIComponent(all[2].occurred_at)}`,
+      { token },
+    );
+    expect(since.body.data).toEqual([]);
+    const one = await http.get(`${rest}/events/${all[0].id}`, { token });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(all[0]);
+  });
+
+  it('when the feed is asked wrongly, then 401 without a credential and a validation error naming the parameter', async () => {
+    expect((await http.get(`${rest}/events`)).status).toBe(401);
+    for (const query of [
+      'type=item.exploded',
+      'pageSize=0',
+      'pageToken=nope',
+      'occurred_after=yesterday',
+      'resource_id=-1',
+      'colour=red',
+    ]) {
+      const answer = await http.get(`${rest}/events?${query}`, { token });
+      expect(`${query} ${answer.status}`).toBe(`${query} 422`);
+    }
+    expect((await http.get(`${rest}/events/evt_00000000000000000000000000`, { token })).status).toBe(404);
+  });
+
+  it('when a webhook is created, then its secret is answered once; it is read, changed with If-Match, pinged, logged and deleted', async () => {
+    const created = await http.post(`${rest}/webhooks`, {
+      token,
+      json: { url: receiver.url, event_types: ['item.created'], description: 'rest' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const id = created.body.id as number;
+    expect(created.headers.get('location')).toBe(`/webhooks/${id}`);
+    const read = await http.get(`${rest}/webhooks/${id}`, { token });
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('secret');
+    expect(JSON.stringify((await http.get(`${rest}/webhooks`, { token })).body)).not.toContain(
+      created.body.secret,
+    );
+    expect((await http.get(`${rest}/webhooks/${id}`, { token: otherToken })).status).toBe(404);
+
+    const stale = await http.patch(`${rest}/webhooks/${id}`, {
+      token,
+      headers: { 'if-match': '"999"' },
+      json: { description: 'changed' },
+    });
+    expect(stale.status).toBe(412);
+    const changed = await http.patch(`${rest}/webhooks/${id}`, {
+      token,
+      headers: { 'if-match': read.headers.get('etag')! },
+      json: { description: 'changed', event_types: ['item.created', 'item.deleted'] },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      description: 'changed',
+      event_types: ['item.created', 'item.deleted'],
+    });
+
+    for (const body of [
+      { url: 'ftp://example.com/x', event_types: ['*'] },
+      { url: receiver.url, event_types: [] },
+      { url: receiver.url, event_types: ['nope'] },
+    ]) {
+      expect((await http.post(`${rest}/webhooks`, { token, json: body })).status).toBe(422);
+    }
+
+    const ping = await http.post(`${rest}/webhooks/${id}/ping`, { token });
+    expect(ping.status).toBe(202);
+    expect(ping.body).toMatchObject({ event_type: 'webhook.ping', status: 'pending' });
+    const delivered = await waitFor(async () => {
+      const log = await http.get(`${rest}/webhooks/${id}/deliveries`, { token });
+      return log.body.data?.[0]?.status === 'delivered' ? log.body.data[0] : undefined;
+    });
+    expect(delivered.attempts[0]).toMatchObject({ number: 1, status_code: 200, error: null });
+    expect(receiver.verify(receiver.received.at(-1)!, created.body.secret)).toMatchObject({
+      type: 'webhook.ping',
+    });
+    const again = await http.post(`${rest}/webhooks/${id}/deliveries/${delivered.id}/redeliver`, { token });
+    expect(again.status).toBe(202);
+
+    const rotated = await http.post(`${rest}/webhooks/${id}/rotate-secret`, {
+      token,
+      json: { overlap_seconds: 0 },
+    });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+
+    expect((await http.delete(`${rest}/webhooks/${id}`, { token: otherToken })).status).toBe(404);
+    expect((await http.delete(`${rest}/webhooks/${id}`, { token })).status).toBe(204);
+    expect((await http.get(`${rest}/webhooks/${id}`, { token })).status).toBe(404);
+  });
+});
