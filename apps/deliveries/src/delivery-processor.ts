@@ -237,7 +237,7 @@ export class DeliveryProcessor {
   async sweep(): Promise<void> {
     const due = await this.deps.deliveries.due(new Date(), SWEEP_BATCH);
     webhookDuePending.set(due.length);
-    for (const delivery of due) await this.deps.queue.enqueue(delivery._id, delivery.attempts + 1);
+    await this.deps.queue.enqueueMany(due.map((d) => ({ deliveryId: d._id, attempt: d.attempts + 1 })));
     const depth = await this.deps.queue.depth();
     for (const [state, count] of Object.entries(depth)) webhookQueueDepth.set({ state }, count);
   }

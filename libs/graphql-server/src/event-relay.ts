@@ -20,6 +20,8 @@ export function eventsServiceTransport(options: {
     jwtSecret: options.jwtSecret,
     subgraphSecret: options.subgraphSecret,
     upstream: 'events',
+    // Off the request path: a slow events service is waited for rather than sent the same batch again.
+    timeoutMs: 30_000,
   });
   return {
     publish: async (events: PublishedEvent[]) => {

@@ -8,6 +8,7 @@
  */
 import type { Db } from 'mongodb';
 import type { RecordedEvent } from '@platform/events';
+import { eventOutboxDropped, eventPublishFailures } from '@platform/metrics';
 import { EventOutbox, type EventPublisher, type OutboxEntry, type PendingEvent } from './event-outbox';
 
 const BATCH = 100;
@@ -48,6 +49,8 @@ export class EventRelay implements EventPublisher {
   private sweeping: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private writes = 0;
+  /** Entries a push is publishing now: the sweep leaves them alone (no second publish of a slow push). */
+  private readonly inFlight = new Set<string>();
   private unreachable = false;
 
   constructor(private readonly options: EventRelayOptions) {
@@ -80,11 +83,15 @@ export class EventRelay implements EventPublisher {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, BATCH);
+        const ids = batch.map((p) => p.event.id);
+        for (const id of ids) this.inFlight.add(id);
         try {
           await this.publish(batch);
-          await this.outbox.drop(batch.map((p) => p.event.id));
+          await this.outbox.drop(ids);
         } catch (error) {
           this.failed(error);
+        } finally {
+          for (const id of ids) this.inFlight.delete(id);
         }
       }
     } finally {
@@ -105,6 +112,7 @@ export class EventRelay implements EventPublisher {
   }
 
   private failed(error: unknown): void {
+    eventPublishFailures.inc();
     if (!this.unreachable) {
       this.options.logger.warn(
         { err: { message: error instanceof Error ? error.message : String(error) } },
@@ -125,7 +133,8 @@ export class EventRelay implements EventPublisher {
   private async sweepOnce(): Promise<void> {
     try {
       for (;;) {
-        const entries = await this.outbox.abandoned(new Date(Date.now() - this.options.sweepAfterMs), BATCH);
+        const found = await this.outbox.abandoned(new Date(Date.now() - this.options.sweepAfterMs), BATCH);
+        const entries = found.filter((entry) => !this.inFlight.has(entry._id));
         if (entries.length === 0) return;
         const publish: OutboxEntry[] = [];
         const drop: string[] = [];
@@ -136,12 +145,13 @@ export class EventRelay implements EventPublisher {
         if (publish.length > 0) await this.publish(publish);
         await this.outbox.drop([...publish.map((e) => e._id), ...drop]);
         if (drop.length > 0) {
+          eventOutboxDropped.inc(drop.length);
           this.options.logger.info(
             { events: drop.length },
             'dropped the events of writes that never happened',
           );
         }
-        if (entries.length < BATCH) return;
+        if (found.length < BATCH) return;
       }
     } catch (error) {
       this.failed(error);

@@ -22,16 +22,27 @@ export class DeliveryQueue {
   }
 
   async enqueue(deliveryId: string, attempt: number, delayMs = 0): Promise<void> {
-    await this.queue.add(
-      'deliver',
-      { deliveryId },
-      {
-        jobId: `${deliveryId}.${attempt}`,
-        delay: Math.max(0, delayMs),
-        attempts: 1,
-        removeOnComplete: true,
-        removeOnFail: 1_000,
-      },
+    await this.enqueueMany([{ deliveryId, attempt, delayMs }]);
+  }
+
+  /** Queues many attempts in one round trip (a fan-out, a sweep). */
+  async enqueueMany(
+    attempts: ReadonlyArray<{ deliveryId: string; attempt: number; delayMs?: number }>,
+  ): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.queue.addBulk(
+      attempts.map(({ deliveryId, attempt, delayMs = 0 }) => ({
+        name: 'deliver',
+        data: { deliveryId },
+        opts: {
+          jobId: `${deliveryId}.${attempt}`,
+          delay: Math.max(0, delayMs),
+          attempts: 1,
+          // Gone once done or failed, so the sweep can queue the same attempt again if the database says it is due.
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
+      })),
     );
   }
 

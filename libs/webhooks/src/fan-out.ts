@@ -76,7 +76,7 @@ export class EventFanOut {
   async enqueue(deliveries: readonly DeliveryDocument[]): Promise<void> {
     if (!this.queue) return;
     try {
-      for (const delivery of deliveries) await this.queue.enqueue(delivery._id, delivery.attempts + 1);
+      await this.queue.enqueueMany(deliveries.map((d) => ({ deliveryId: d._id, attempt: d.attempts + 1 })));
       this.queueDown = false;
     } catch (error) {
       if (!this.queueDown) {

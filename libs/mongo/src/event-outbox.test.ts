@@ -1,0 +1,132 @@
+/**
+ * The change log's crash guarantee (ADR 0023) on a real FerretDB that is SIGKILLed: writes recorded through the
+ * outbox whose process died before publishing (the entry is left behind), some of whose data writes happened and
+ * some never did, and FerretDB itself killed and restarted on the same files. The sweep afterwards publishes exactly
+ * the events whose writes are in the data (a create, an update to its version, a delete, an update followed by a
+ * deletion) and drops the others: nothing lost, nothing invented. A push and a sweep of one event publish one id.
+ */
+import { join } from 'node:path';
+import { MongoClient, type Db } from 'mongodb';
+import { makeTempDir, startFerretDb, type RunningInfra } from '@platform/testing';
+import { buildEvent } from '@platform/events';
+import { EventRelay, type PublishedEvent } from './event-relay';
+import type { CommitCheck, PendingEvent } from './event-outbox';
+import { updateVersioned, deleteVersioned } from './version-claims';
+
+jest.setTimeout(120_000);
+
+const caller = { principal: { kind: 'user' as const, userId: 1 }, requestId: 'r' };
+const pending = (
+  type: 'item.created' | 'item.updated' | 'item.deleted',
+  id: number,
+  check: Omit<CommitCheck, 'collection' | 'subject'>,
+): PendingEvent => ({
+  event: buildEvent(
+    caller,
+    type,
+    { type: 'item', id },
+    { id },
+    { scope: 'items:read', ownerId: 1, private: false },
+  ),
+  check: { collection: 'items', subject: `items:${id}`, ...check },
+});
+
+describe('event outbox across a FerretDB crash', () => {
+  const dir = makeTempDir('outbox-crash-');
+  let ferret: RunningInfra;
+  let client: MongoClient;
+  let db: Db;
+  const published: PublishedEvent[] = [];
+  const transport = {
+    publish: async (events: PublishedEvent[]) => {
+      published.push(...events);
+    },
+    deletionOf: async () => null,
+  };
+  const logger = { info: () => undefined, warn: () => undefined };
+  const start = async (port?: number) => {
+    ferret = await startFerretDb({ dataDir: join(dir.path, 'ferretdb'), ...(port ? { port } : {}) });
+    client = await MongoClient.connect(ferret.url, { serverSelectionTimeoutMS: 5_000 });
+    db = client.db('outbox_crash');
+  };
+
+  beforeAll(() => start());
+  afterAll(async () => {
+    await client?.close();
+    await ferret?.process.stop();
+    dir.remove();
+  });
+
+  it('when the process and FerretDB die with entries left behind, then the sweep publishes exactly the writes that happened', async () => {
+    const items = db.collection<{ _id: number; name: string; version?: number }>('items');
+    await items.insertMany([
+      { _id: 2, name: 'updated', version: 0 },
+      { _id: 3, name: 'deleted', version: 0 },
+      { _id: 5, name: 'not updated', version: 0 },
+      { _id: 6, name: 'not deleted', version: 0 },
+      { _id: 7, name: 'updated, then deleted', version: 0 },
+    ]);
+    // A dying process: the relay never publishes (its push is dropped), so every entry stays in the outbox.
+    const dead = new EventRelay({
+      db,
+      logger,
+      transport: { publish: () => new Promise(() => undefined), deletionOf: async () => null },
+      sweepAfterMs: 60_000,
+    });
+    const outbox = dead.outbox;
+    const happened = [
+      pending('item.created', 1, { filter: { _id: 1 }, expect: 'present' }),
+      pending('item.updated', 2, { filter: { _id: 2 }, expect: { versionAtLeast: 1 } }),
+      pending('item.deleted', 3, { filter: { _id: 3 }, expect: 'absent', fromVersion: 0 }),
+      pending('item.updated', 7, { filter: { _id: 7 }, expect: { versionAtLeast: 1 } }),
+      pending('item.deleted', 7, { filter: { _id: 7 }, expect: 'absent', fromVersion: 1 }),
+    ];
+    const never = [
+      pending('item.created', 4, { filter: { _id: 4 }, expect: 'present' }),
+      pending('item.updated', 5, { filter: { _id: 5 }, expect: { versionAtLeast: 1 } }),
+      pending('item.deleted', 6, { filter: { _id: 6 }, expect: 'absent', fromVersion: 0 }),
+    ];
+    // Recorded before their writes (as every write does), then the writes that happened, and no publish for any.
+    for (const entry of [...happened, ...never]) {
+      await outbox.entries.insertOne({
+        _id: entry.event.id,
+        event: entry.event,
+        check: entry.check,
+        recordedAt: new Date(Date.now() - 120_000),
+      });
+    }
+    await items.insertOne({ _id: 1, name: 'created' });
+    const target = { db, collection: items };
+    await updateVersioned(target, 2, { name: 'updated!' });
+    await deleteVersioned(target, 3);
+    await updateVersioned(target, 7, { name: 'updated, then deleted!' });
+    await deleteVersioned(target, 7);
+
+    // FerretDB is SIGKILLed and comes back on the same files; the client reconnects.
+    const port = ferret.port;
+    await client.close(true);
+    await ferret.process.stop('SIGKILL');
+    await start(port);
+
+    const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 1_000 });
+    await relay.sweep();
+    expect(published.map((e) => e.id).sort()).toEqual(happened.map((p) => p.event.id).sort());
+    expect(await relay.outbox.entries.countDocuments()).toBe(0);
+    await relay.close();
+  });
+
+  it('when a write is pushed and swept too, then both publish the same event id (the events service stores it once)', async () => {
+    published.length = 0;
+    const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 1_000 });
+    const items = db.collection<{ _id: number; version?: number }>('items');
+    const entry = pending('item.created', 10, { filter: { _id: 10 }, expect: 'present' });
+    await relay.outbox.around(entry, async () => {
+      await items.insertOne({ _id: 10 });
+      return true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(published.map((e) => e.id)).toEqual([entry.event.id]);
+    expect(await relay.outbox.entries.countDocuments({ _id: entry.event.id })).toBe(0);
+    await relay.close();
+  });
+});
