@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# One multi-target Dockerfile for the six processes: `docker build --target <app> -t api-platform/<app> .`
-# with <app> one of users, items, auth, posts, gateway, rest. Each final image holds the base image's Node 24,
+# One multi-target Dockerfile for the eight processes: `docker build --target <app> -t api-platform/<app> .`
+# with <app> one of users, items, auth, posts, events, deliveries, gateway, rest. Each final image holds the base image's Node 24,
 # the production node_modules (the esbuild bundle keeps packages external) and that app's bundle only; it runs
 # as the unprivileged `node` user with NODE_ENV=production (JWT_SECRET is then required) and HOST=0.0.0.0.
 ARG NODE_IMAGE=node:24-bookworm-slim
@@ -62,6 +62,19 @@ COPY --from=build /src/dist/apps/posts ./dist/apps/posts
 ENV PORT=4004
 EXPOSE 4004
 CMD ["node", "--enable-source-maps", "dist/apps/posts/main.js"]
+
+FROM runtime AS events
+COPY --from=build /src/dist/apps/events ./dist/apps/events
+ENV PORT=4005
+EXPOSE 4005
+CMD ["node", "--enable-source-maps", "dist/apps/events/main.js"]
+
+# The webhook delivery worker: PORT serves health only.
+FROM runtime AS deliveries
+COPY --from=build /src/dist/apps/deliveries ./dist/apps/deliveries
+ENV PORT=4006
+EXPOSE 4006
+CMD ["node", "--enable-source-maps", "dist/apps/deliveries/main.js"]
 
 # dist/apps/gateway also holds supergraph.graphql, which the gateway reads from beside its bundle.
 FROM runtime AS gateway

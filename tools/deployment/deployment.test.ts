@@ -49,6 +49,7 @@ const LEFT_TO_DEFAULT: Record<string, string> = {
   TRUSTED_DOCUMENTS_PATH: 'the manifest ships beside the gateway bundle in the image',
   GATEWAY_URL: 'rest reads it only with GATEWAY_MODE=remote; the deployments run embedded',
   GATEWAY_TIMEOUT_MS: 'rest reads it only with GATEWAY_MODE=remote; the deployments run embedded',
+  EVENTS_FAULT_POINT: 'fault injection for the crash tests only; ignored in production',
 };
 
 /** Who may connect to whom inside the cluster (issue 8): the callers of each app. */
@@ -56,12 +57,14 @@ const ALLOWED_CALLERS: Record<string, string[]> = {
   rest: ['ingress'],
   // rest reaches the subgraphs itself (GATEWAY_MODE=embedded, the default), not the gateway.
   gateway: ['ingress'],
-  users: ['auth', 'gateway', 'rest'],
+  users: ['auth', 'deliveries', 'gateway', 'rest'],
   items: ['gateway', 'rest', 'users'],
   auth: ['gateway', 'rest', 'users'],
   posts: ['gateway', 'rest', 'users'],
-  mongo: ['auth', 'items', 'mongo', 'mongo-backup', 'mongo-indexes', 'mongo-init', 'posts', 'users'],
-  redis: ['auth', 'gateway', 'items', 'posts', 'rest', 'users'],
+  // The feed through the gateway or the embedded executor, and every subgraph's event relay.
+  events: ['auth', 'gateway', 'items', 'posts', 'rest', 'users'],
+  mongo: ['auth', 'deliveries', 'events', 'items', 'mongo', 'mongo-backup', 'mongo-indexes', 'mongo-init', 'posts', 'users'],
+  redis: ['auth', 'deliveries', 'events', 'gateway', 'items', 'posts', 'rest', 'users'],
 };
 
 const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-environment.ts'));
@@ -70,18 +73,28 @@ const commonVariables = parseEnvironmentSchema(read('libs/config/src/common-envi
  * deployments run (the default); its GATEWAY_URL and GATEWAY_TIMEOUT_MS are then unread (LEFT_TO_DEFAULT).
  */
 const supergraphVariables = parseEnvironmentSchema(read('libs/config/src/supergraph-environment.ts'));
-/** The MongoDB settings every subgraph reads besides its own MONGO_DB. */
-const mongoVariables = parseEnvironmentSchema(read('libs/config/src/mongo-environment.ts'));
+/** Shapes an app's environment.ts spreads in (`...eventsRelayEnvironment.shape`): their variables are the app's too. */
+const SHARED_SHAPES: Record<string, EnvironmentVariable[]> = {
+  mongoEnvironment: parseEnvironmentSchema(read('libs/config/src/mongo-environment.ts')),
+  eventsRelayEnvironment: parseEnvironmentSchema(read('libs/config/src/events-environment.ts')),
+  webhooksEnvironment: parseEnvironmentSchema(read('libs/config/src/webhooks-environment.ts')),
+};
 const appVariables = Object.fromEntries(
-  APP_NAMES.map((app) => [
-    app,
-    [
-      ...commonVariables,
-      ...(app === 'gateway' || app === 'rest' ? supergraphVariables : []),
-      ...((SUBGRAPH_NAMES as readonly string[]).includes(app) ? mongoVariables : []),
-      ...parseEnvironmentSchema(read(`apps/${app}/src/environment.ts`)),
-    ],
-  ]),
+  APP_NAMES.map((app) => {
+    const source = read(`apps/${app}/src/environment.ts`);
+    const shared = Object.entries(SHARED_SHAPES)
+      .filter(([shape]) => source.includes(`...${shape}.shape`))
+      .flatMap(([, variables]) => variables);
+    return [
+      app,
+      [
+        ...commonVariables,
+        ...(app === 'gateway' || app === 'rest' ? supergraphVariables : []),
+        ...shared,
+        ...parseEnvironmentSchema(source),
+      ],
+    ];
+  }),
 ) as Record<AppName, EnvironmentVariable[]>;
 
 /** The variables a deployment must set for an app: everything it reads but what may be left to its default. */
@@ -498,7 +511,19 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     expect(denyAll?.['spec'].policyTypes).toEqual(['Ingress']);
     // The metrics ports have policies of their own (checked in the monitoring test below); no caller policy opens them.
     const metricsPorts = new Set<number>(Object.values(DEFAULT_METRICS_PORTS));
-    const callerPolicies = policies.filter((p) => p !== denyAll && !p.metadata.name.endsWith('-metrics'));
+    const callerPolicies = policies.filter(
+      (p) => p !== denyAll && !p.metadata.name.endsWith('-metrics') && p['spec'].policyTypes.includes('Ingress'),
+    );
+    // Egress is restricted for the delivery worker only (the one process that connects outside the cluster): public
+    // addresses on 443, never the private, link-local (metadata) or CGNAT ranges.
+    const egress = policies.filter((p) => p['spec'].policyTypes.includes('Egress'));
+    expect(egress.map((p) => p['spec'].podSelector.matchLabels['app.kubernetes.io/name'])).toEqual(['deliveries']);
+    type EgressRule = { to: { ipBlock?: { cidr: string; except: string[] } }[]; ports: { port: number }[] };
+    const outside = (egress[0]!['spec'].egress as EgressRule[]).filter((rule) => rule.to.some((peer) => peer.ipBlock));
+    expect(outside.flatMap((rule) => rule.ports.map((p) => p.port))).toEqual([443]);
+    expect(outside[0]!.to[0]!.ipBlock!.except).toEqual(
+      expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10']),
+    );
     for (const policy of callerPolicies) {
       for (const rule of policy['spec'].ingress)
         for (const port of rule.ports ?? []) expect({ policy: policy.metadata.name, metrics: metricsPorts.has(port.port) }).toEqual({ policy: policy.metadata.name, metrics: false });

@@ -20,6 +20,7 @@ export const LAUNCHER_OWNED = new Set([
   'ITEMS_SUBGRAPH_URL',
   'AUTH_SUBGRAPH_URL',
   'POSTS_SUBGRAPH_URL',
+  'EVENTS_SUBGRAPH_URL',
   'SUPERGRAPH_PATH',
   'METRICS_PORT',
   // npm start's FerretDB has no index Job: its subgraphs always build their indexes at start.
@@ -30,7 +31,7 @@ const namesIn = (file: string): string[] => parseEnvironmentSchema(readFileSync(
 
 /**
  * The variables each process declares, by app: its environment.ts, and the shared pieces of libs/config it extends
- * (commonEnvironment, supergraphEnvironment, mongoEnvironment).
+ * (commonEnvironment, supergraphEnvironment, mongoEnvironment, eventsRelayEnvironment, webhooksEnvironment).
  */
 export function variablesByProcess(rootDir: string): Record<string, string[]> {
   const config = (name: string) => join(rootDir, 'libs', 'config', 'src', `${name}.ts`);
@@ -47,6 +48,11 @@ export function variablesByProcess(rootDir: string): Record<string, string[]> {
     if (supergraphService || source.includes('supergraphEnvironment'))
       for (const name of namesIn(config('supergraph-environment'))) names.add(name);
     if (source.includes('mongoEnvironment')) for (const name of namesIn(config('mongo-environment'))) names.add(name);
+    // The events relay's settings (the subgraphs) and the events service's (its two processes).
+    if (source.includes('eventsRelayEnvironment'))
+      for (const name of namesIn(config('events-environment'))) names.add(name);
+    if (source.includes('webhooksEnvironment'))
+      for (const name of namesIn(config('webhooks-environment'))) names.add(name);
     byProcess[app] = [...names].sort();
   }
   return byProcess;

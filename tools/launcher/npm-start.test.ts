@@ -50,6 +50,7 @@ const SECRETS = {
   BOOTSTRAP_ADMIN_PASSWORD: `admin-${randomBytes(12).toString('hex')}`,
   BOOTSTRAP_API_KEY: `start-key-${randomBytes(12).toString('hex')}`,
   GRAPHIQL_PASSWORD: `graphiql-${randomBytes(12).toString('hex')}`,
+  WEBHOOK_SECRETS_KEY: randomBytes(36).toString('base64url'),
 };
 const SETTINGS: Record<string, string> = {
   ...SECRETS,
@@ -101,6 +102,19 @@ const SETTINGS: Record<string, string> = {
   APQ_MAX_DOCUMENT_BYTES: '16384',
   APQ_MAX_ENTRIES: '5000',
   TRUSTED_DOCUMENTS: 'true',
+  EVENTS: 'off',
+  EVENTS_SWEEP_AFTER_MS: '5000',
+  EVENTS_FAULT_POINT: 'crash-after-write:1000000',
+  EVENT_RETENTION_DAYS: '7',
+  WEBHOOK_QUEUE_PREFIX: 'npm-start-test',
+  WEBHOOK_SECRET_OVERLAP_SECONDS: '3600',
+  WEBHOOK_MAX_PER_OWNER: '5',
+  WEBHOOK_RETRY_SCHEDULE: '1,2,3',
+  WEBHOOK_TIMEOUT_MS: '5000',
+  WEBHOOK_MAX_RESPONSE_BYTES: '1024',
+  WEBHOOK_ALLOW_LOOPBACK: 'false',
+  WEBHOOK_CONCURRENCY: '4',
+  WEBHOOK_SWEEP_INTERVAL_MS: '5000',
 };
 const SET_BY_LAUNCHER = [
   'PORT',
@@ -109,7 +123,7 @@ const SET_BY_LAUNCHER = [
   'REDIS_URL',
   'GATEWAY_URL',
   'MONGO_INDEXES',
-  ...['USERS', 'ITEMS', 'AUTH', 'POSTS'].map((s) => `${s}_SUBGRAPH_URL`),
+  ...['USERS', 'ITEMS', 'AUTH', 'POSTS', 'EVENTS'].map((s) => `${s}_SUBGRAPH_URL`),
 ];
 
 /** Per process, the `settingsFromEnvironment` of its `<name> listening` log line. */
@@ -129,11 +143,22 @@ describe('npm start', () => {
     const documented = documentedVariables(stack.rootDir);
     expect(Object.keys(SETTINGS).concat(SET_BY_LAUNCHER).sort()).toEqual([...documented].sort());
     const data = makeTempDir('npm-start-');
-    const names = ['rest', 'gateway', 'users', 'items', 'auth', 'posts', 'mongo', 'redis'];
+    const names = [
+      'rest',
+      'gateway',
+      'users',
+      'items',
+      'auth',
+      'posts',
+      'events',
+      'deliveries',
+      'mongo',
+      'redis',
+    ];
     const ports: Record<string, string> = {};
     for (const name of names) ports[`${name.toUpperCase()}_PORT`] = String(await freePort());
     // Each app's metrics listener too (REST_METRICS_PORT, ...): also loopback-only, and printed.
-    for (const name of names.slice(0, 6))
+    for (const name of names.slice(0, 8))
       ports[`${name.toUpperCase()}_METRICS_PORT`] = String(await freePort());
     const child = spawn(process.execPath, ['tools/start.mjs'], {
       cwd: stack.rootDir,
@@ -155,12 +180,13 @@ describe('npm start', () => {
       // The URLs are printed once every process is ready.
       // And each process's start line (with the settings it read) is in: bounded, however loaded the machine.
       const started = () =>
-        output.includes('all processes ready') && APP_NAMES.every((app) => output.includes(`"${app} listening"`));
+        output.includes('all processes ready') &&
+        APP_NAMES.every((app) => output.includes(`"${app} listening"`));
       for (let waited = 0; !started() && waited < 60_000; waited += 100) {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(output).toContain(`http://127.0.0.1:${ports['REST_PORT']}`);
-      for (const name of names.slice(0, 6)) {
+      for (const name of names.slice(0, 8)) {
         expect(output).toContain(
           `metrics: http://127.0.0.1:${ports[`${name.toUpperCase()}_METRICS_PORT`]}/metrics`,
         );

@@ -75,11 +75,13 @@ async function main(): Promise<void> {
     const metricsPorts = Object.fromEntries(
       APP_NAMES.map((name) => [name, portFromEnv(`${name}_metrics`, DEFAULT_METRICS_PORTS[name])]),
     ) as Record<AppName, number>;
-    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, metricsPorts, env: { DATA_DIR: dataDir, ...passthrough, MONGO_INDEXES: 'create' } });
+    // Development: webhooks may deliver to this machine's loopback (a receiver on localhost); set it to false to try the refusal.
+    const env = { DATA_DIR: dataDir, WEBHOOK_ALLOW_LOOPBACK: 'true', ...passthrough, MONGO_INDEXES: 'create' };
+    system = await startSystem({ rootDir, mongoUrl, redisUrl, jwtSecret, ports, metricsPorts, env });
     log('all processes ready:');
     for (const name of APP_NAMES) {
       const url = `${system.urls[name]}${name === 'rest' ? '  (docs: /docs)' : name === 'gateway' ? '/graphql' : ''}`;
-      log(`  ${name.padEnd(8)} ${url.padEnd(40)} metrics: ${system.metricsUrls[name]}`);
+      log(`  ${name.padEnd(10)} ${url.padEnd(40)} metrics: ${system.metricsUrls[name]}`);
     }
     log('Ctrl-C stops everything');
   } catch (error) {
