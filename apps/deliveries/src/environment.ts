@@ -5,6 +5,7 @@ import {
   commonEnvironment,
   loadServiceEnvironment,
   metricsPort,
+  mongoEnvironment,
   port,
   resolveWebhookSecretsKey,
   webhooksEnvironment,
@@ -12,6 +13,7 @@ import {
 import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '@platform/events';
 
 const schema = commonEnvironment.extend({
+  ...mongoEnvironment.shape,
   ...webhooksEnvironment.shape,
   /** Health (`/healthz`, `/readyz`) only: the worker serves no API. */
   PORT: port(4006),

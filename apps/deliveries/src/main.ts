@@ -34,11 +34,13 @@ const start = async () => {
   const mongo = await connectMongo(env.MONGO_URL, env.MONGO_DB, 'deliveries', {
     monitorCommands: metrics,
     ...(metrics ? { beforeConnect: monitorMongo } : {}),
+    production: isProduction(env),
+    allowStandalone: env.MONGO_ALLOW_STANDALONE,
   });
   const events = new EventStore(mongo.db);
   const webhooks = new WebhookStore(mongo.db, new SecretBox(env.webhookSecretsKey));
+  // The events subgraph owns the indexes (it creates them, or the index Job does: MONGO_INDEXES).
   const deliveries = new DeliveryStore(mongo.db);
-  await deliveries.ensureIndexes();
   const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
   const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
   // The worker's own events (webhook.disabled) go through the events database's outbox, like every write's.

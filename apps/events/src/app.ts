@@ -18,9 +18,8 @@ const RETENTION_SWEEP_MS = 60_000;
 
 export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironment): Promise<EventsApp> {
   const store = new EventStore(deps.db, Math.round(env.EVENT_RETENTION_DAYS * 86_400));
-  await store.ensureIndexes();
+  await store.ensureRetention();
   const deliveries = new DeliveryStore(deps.db);
-  await deliveries.ensureIndexes();
   const webhooks = new WebhookStore(deps.db, new SecretBox(env.webhookSecretsKey));
   const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
   const fanOut = new EventFanOut(store, webhooks, deliveries, queue, deps.logger);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   commonEnvironment,
   loadServiceEnvironment,
+  mongoEnvironment,
   metricsPort,
   port,
   resolveWebhookSecretsKey,
@@ -10,6 +11,7 @@ import {
 } from '@platform/config';
 
 const schema = commonEnvironment.extend({
+  ...mongoEnvironment.shape,
   ...webhooksEnvironment.shape,
   PORT: port(4005),
   /** Prometheus metrics (`/metrics`) on a listener of their own, never the public port; `off`: none. */

@@ -3,12 +3,13 @@
 import './tracing';
 import { runSubgraph } from '@platform/graphql-server';
 import { loadEventsEnvironment } from './environment';
+import { DELIVERY_INDEXES, EVENT_INDEXES } from '@platform/webhooks';
 import { createEventsApp, type EventsApp } from './app';
 
 runSubgraph({
   name: 'events',
   loadEnvironment: loadEventsEnvironment,
-  indexes: [],
+  indexes: [...EVENT_INDEXES, ...DELIVERY_INDEXES],
   createApp: ({ deps, env }) => createEventsApp(deps, env),
   close: (app: EventsApp) => app.close(),
 });

@@ -1,9 +1,11 @@
 /** What both processes of the events service (the `events` subgraph and the `deliveries` worker) read alike. */
 import { z } from 'zod';
 
-/** What both processes of the events service read: their database, and how webhook secrets are sealed. */
+/**
+ * What both processes of the events service read besides the MongoDB settings (mongoEnvironment): their database, the
+ * delivery queue, and how webhook secrets are sealed.
+ */
 export const webhooksEnvironment = z.object({
-  MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/'),
   MONGO_DB: z.string().min(1).default('api_events'),
   /** The delivery queue (BullMQ). */
   REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),

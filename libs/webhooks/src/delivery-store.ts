@@ -6,7 +6,7 @@
  * make try n (ADR 0008's primitive), and it is the delivery log (time, status code, duration, error).
  */
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
 export const DELIVERIES_COLLECTION = 'webhook_deliveries';
 export const ATTEMPTS_COLLECTION = 'webhook_attempts';
@@ -49,6 +49,22 @@ export interface AttemptDocument {
 export const deliveryIdOf = (messageId: string, webhookId: number): string => `${messageId}-${webhookId}`;
 export const attemptIdOf = (deliveryId: string, n: number): string => `${deliveryId}.${n}`;
 
+/** The sweep's due deliveries, a webhook's log, a delivery's attempts; webhooks by owner. */
+export const DELIVERY_INDEXES: IndexSpec[] = [
+  {
+    collection: DELIVERIES_COLLECTION,
+    key: { state: 1, nextAttemptAt: 1 },
+    options: { name: 'state_1_nextAttemptAt_1' },
+  },
+  {
+    collection: DELIVERIES_COLLECTION,
+    key: { webhookId: 1, _id: -1 },
+    options: { name: 'webhookId_1__id_-1' },
+  },
+  { collection: ATTEMPTS_COLLECTION, key: { deliveryId: 1, n: 1 }, options: { name: 'deliveryId_1_n_1' } },
+  { collection: 'webhooks', key: { ownerId: 1, _id: 1 }, options: { name: 'ownerId_1__id_1' } },
+];
+
 export class DeliveryStore {
   readonly deliveries: Collection<DeliveryDocument>;
   readonly attempts: Collection<AttemptDocument>;
@@ -56,12 +72,6 @@ export class DeliveryStore {
   constructor(db: Db) {
     this.deliveries = db.collection<DeliveryDocument>(DELIVERIES_COLLECTION);
     this.attempts = db.collection<AttemptDocument>(ATTEMPTS_COLLECTION);
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.deliveries.createIndex({ state: 1, nextAttemptAt: 1 }, { name: 'state_1_nextAttemptAt_1' });
-    await this.deliveries.createIndex({ webhookId: 1, _id: -1 }, { name: 'webhookId_1__id_-1' });
-    await this.attempts.createIndex({ deliveryId: 1, n: 1 }, { name: 'deliveryId_1_n_1' });
   }
 
   /** Stores the deliveries that are new; resolves them (a retried fan-out adds nothing). */

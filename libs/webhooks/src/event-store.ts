@@ -8,7 +8,7 @@
  */
 import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import type { EventAudience, RecordedEvent } from '@platform/events';
-import { isDuplicateKeyError } from '@platform/mongo';
+import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
 export const EVENTS_COLLECTION = 'events';
 
@@ -30,12 +30,27 @@ export interface EventPageQuery {
 
 const NOT_IMPLEMENTED = 238;
 
+/** The feed's filters and sort, and the relays' look-up of a deletion. */
+export const EVENT_INDEXES: IndexSpec[] = [
+  { collection: EVENTS_COLLECTION, key: { type: 1, _id: -1 }, options: { name: 'type_1__id_-1' } },
+  {
+    collection: EVENTS_COLLECTION,
+    key: { 'resource.type': 1, 'resource.id': 1, _id: -1 },
+    options: { name: 'resource_1__id_-1' },
+  },
+  {
+    collection: EVENTS_COLLECTION,
+    key: { 'deletes.subject': 1 },
+    options: { name: 'deletes.subject_1', sparse: true },
+  },
+];
+
 export class EventStore {
   readonly events: Collection<StoredEvent>;
   /** True once the server refused the TTL index: `expire` then runs the retention. */
   private retentionByService = false;
 
-  /** `retentionSeconds`: what ensureIndexes and expire keep (the events service; readers need not say). */
+  /** `retentionSeconds`: what ensureRetention and expire keep (the events service; readers need not say). */
   constructor(
     db: Db,
     private readonly retentionSeconds = 30 * 86_400,
@@ -43,14 +58,12 @@ export class EventStore {
     this.events = db.collection<StoredEvent>(EVENTS_COLLECTION);
   }
 
-  /** Indexes of the feed's filters and sort, and retention (the TTL index, or the service's own sweep). */
-  async ensureIndexes(): Promise<void> {
-    await this.events.createIndex({ type: 1, _id: -1 }, { name: 'type_1__id_-1' });
-    await this.events.createIndex(
-      { 'resource.type': 1, 'resource.id': 1, _id: -1 },
-      { name: 'resource_1__id_-1' },
-    );
-    await this.events.createIndex({ 'deletes.subject': 1 }, { name: 'deletes.subject_1', sparse: true });
+  /**
+   * Retention: the TTL index, or the service's own sweep where the server refuses it. Created by the service itself at
+   * start (also with MONGO_INDEXES=verify): its option is the setting EVENT_RETENTION_DAYS, and FerretDB needs the
+   * fallback. The feed's other indexes are EVENT_INDEXES (created at start, or by the index Job).
+   */
+  async ensureRetention(): Promise<void> {
     try {
       await this.events.createIndex(
         { occurredAt: 1 },

@@ -3,7 +3,13 @@
  * `deliveries` worker): the event store, webhooks and their sealed secrets, deliveries and their attempt log, the
  * BullMQ delivery queue, and the fan-out from events to deliveries.
  */
-export { EventStore, EVENTS_COLLECTION, type StoredEvent, type EventPageQuery } from './event-store';
+export {
+  EventStore,
+  EVENTS_COLLECTION,
+  EVENT_INDEXES,
+  type StoredEvent,
+  type EventPageQuery,
+} from './event-store';
 export {
   WebhookStore,
   WEBHOOKS_COLLECTION,
@@ -14,6 +20,7 @@ export {
 } from './webhook-store';
 export {
   DeliveryStore,
+  DELIVERY_INDEXES,
   DELIVERIES_COLLECTION,
   ATTEMPTS_COLLECTION,
   deliveryIdOf,
