@@ -109,7 +109,7 @@ describe('webhook sender', () => {
     );
     expect(result).toMatchObject({ ok: false, statusCode: null });
     expect(result.error).toMatch(/timed out|Timeout/i);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000); // 500 ms, with room for a loaded machine
   });
 
   it('when the answer is larger than the cap, then it is cut and not read', async () => {

@@ -27,6 +27,7 @@ import {
   type WebhookReceiver,
 } from '@platform/testing';
 import { issueTokens } from './test/accounts';
+import { waitFor } from './test/events-support';
 
 // About two minutes on a quiet 2-core machine; the margin is for a loaded one.
 jest.setTimeout(600_000);
@@ -35,20 +36,6 @@ jest.setTimeout(600_000);
 const WRITES = Number(process.env['EVENTS_ACCEPTANCE_WRITES'] ?? 1_000);
 const MEMBERS = 4;
 const ADMIN = { username: 'acceptance-admin', password: 'acceptance-admin-password-1' };
-
-const waitFor = async <T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
 
 describe('issue 26 acceptance: exactly one event per write, each delivered, through crashes', () => {
   const dir = makeTempDir('events-acceptance-');

@@ -14,6 +14,7 @@ import {
 } from '@platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { ADMIN, issueTokens, registerAccount } from './test/accounts';
+import { waitFor } from './test/events-support';
 
 jest.setTimeout(90_000);
 
@@ -29,16 +30,6 @@ const EVENTS = `query($first: Int, $after: String, $filter: EventFilter) {
     pageInfo { endCursor hasNextPage }
   }
 }`;
-
-const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-};
 
 describe('events and webhooks', () => {
   let receiver: WebhookReceiver;

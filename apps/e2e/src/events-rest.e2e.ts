@@ -6,21 +6,12 @@
  */
 import { http, startWebhookReceiver, testStack, type WebhookReceiver } from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
+import { waitFor } from './test/events-support';
 
 jest.setTimeout(90_000);
 
 const stack = testStack();
 const rest = stack.restUrl;
-
-const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-};
 
 describe('events and webhooks over REST', () => {
   let token: string;

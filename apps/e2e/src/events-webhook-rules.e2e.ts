@@ -8,6 +8,7 @@
  */
 import { http, startWebhookReceiver, testStack, type WebhookReceiver } from '@platform/testing';
 import { ADMIN, issueTokens, registerAccount, type Account } from './test/accounts';
+import { waitFor } from './test/events-support';
 
 jest.setTimeout(120_000);
 
@@ -27,16 +28,6 @@ const DELIVERIES = `query($id: ID!) {
 }`;
 const WEBHOOK = `query($id: ID!) { webhook(id: $id) { status disabledReason } }`;
 const EVENTS = `query($filter: EventFilter) { events(first: 50, filter: $filter) { nodes { type resource { type id } data } } }`;
-
-const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-};
 
 interface Member extends Account {
   token: string;

@@ -49,6 +49,30 @@ export interface AttemptDocument {
 export const deliveryIdOf = (messageId: string, webhookId: number): string => `${messageId}-${webhookId}`;
 export const attemptIdOf = (deliveryId: string, n: number): string => `${deliveryId}.${n}`;
 
+/** A new delivery of one message to one webhook, due now: an event's (body read at each attempt) or a ping's. */
+export function newDelivery(
+  webhook: { _id: number; ownerId: number },
+  message: { id: string; type: string; eventId: string | null; body: Record<string, unknown> | null },
+  now = new Date(),
+): DeliveryDocument {
+  return {
+    _id: deliveryIdOf(message.id, webhook._id),
+    webhookId: webhook._id,
+    ownerId: webhook.ownerId,
+    messageId: message.id,
+    eventType: message.type,
+    eventId: message.eventId,
+    body: message.body,
+    state: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    reason: null,
+    lastStatusCode: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** The sweep's due deliveries, a webhook's log, a delivery's attempts; webhooks by owner. */
 export const DELIVERY_INDEXES: IndexSpec[] = [
   {

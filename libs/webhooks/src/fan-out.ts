@@ -8,7 +8,7 @@
 import { eventsRecorded } from '@platform/metrics';
 import type { PublishedEvent } from '@platform/mongo';
 import type { EventStore, StoredEvent } from './event-store';
-import { deliveryIdOf, type DeliveryDocument, type DeliveryStore } from './delivery-store';
+import { newDelivery, type DeliveryDocument, type DeliveryStore } from './delivery-store';
 import type { DeliveryQueue } from './delivery-queue';
 import { subscribes, type WebhookStore } from './webhook-store';
 
@@ -50,22 +50,9 @@ export class EventFanOut {
     for (const event of events) {
       for (const webhook of webhooks) {
         if (!subscribes(webhook, event.type) || webhook.createdAt > event.occurredAt) continue;
-        deliveries.push({
-          _id: deliveryIdOf(event._id, webhook._id),
-          webhookId: webhook._id,
-          ownerId: webhook.ownerId,
-          messageId: event._id,
-          eventType: event.type,
-          eventId: event._id,
-          body: null,
-          state: 'pending',
-          attempts: 0,
-          nextAttemptAt: now,
-          reason: null,
-          lastStatusCode: null,
-          createdAt: now,
-          updatedAt: now,
-        });
+        deliveries.push(
+          newDelivery(webhook, { id: event._id, type: event.type, eventId: event._id, body: null }, now),
+        );
       }
     }
     const created = await this.deliveries.createMany(deliveries);

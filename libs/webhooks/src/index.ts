@@ -24,6 +24,7 @@ export {
   DELIVERIES_COLLECTION,
   ATTEMPTS_COLLECTION,
   deliveryIdOf,
+  newDelivery,
   attemptIdOf,
   type DeliveryDocument,
   type AttemptDocument,

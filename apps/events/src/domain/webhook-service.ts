@@ -16,7 +16,7 @@ import type {
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
-import { deliveryIdOf } from '@platform/webhooks';
+import { newDelivery } from '@platform/webhooks';
 
 export interface WebhookInput {
   url?: string | null;
@@ -207,27 +207,13 @@ export class WebhookService {
     const webhook = await this.require(caller, rawId);
     const now = new Date();
     const messageId = newEventId(now.getTime()).replace(/^evt_/, 'msg_');
-    const delivery: DeliveryDocument = {
-      _id: deliveryIdOf(messageId, webhook._id),
-      webhookId: webhook._id,
-      ownerId: webhook.ownerId,
-      messageId,
-      eventType: PING_EVENT_TYPE,
-      eventId: null,
-      body: {
-        id: messageId,
-        type: PING_EVENT_TYPE,
-        occurred_at: now.toISOString(),
-        data: { webhook_id: webhook._id },
-      },
-      state: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      reason: null,
-      lastStatusCode: null,
-      createdAt: now,
-      updatedAt: now,
+    const body = {
+      id: messageId,
+      type: PING_EVENT_TYPE,
+      occurred_at: now.toISOString(),
+      data: { webhook_id: webhook._id },
     };
+    const delivery = newDelivery(webhook, { id: messageId, type: PING_EVENT_TYPE, eventId: null, body }, now);
     await this.deliveries.createMany([delivery]);
     await this.fanOut.enqueue([delivery]);
     return { ...delivery, attemptLog: [] };

@@ -99,12 +99,28 @@ const DeliveryParams = WebhookIdParams.extend({
 const OWN_ONLY =
   "Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook).";
 
-/** The next page's link: the same query, the cursor replaced. */
-function nextLink(request: { originalUrl: string }, token: string | null): Record<string, string> {
-  if (!token) return {};
-  const url = new URL(request.originalUrl, 'http://x');
-  url.searchParams.set('pageToken', token);
-  return { link: `<${url.pathname}${url.search}>; rel="next"` };
+/**
+ * A page of a cursor listing (events, deliveries): its records, the next page's token, and a `Link` to the next page
+ * (the same query, the cursor replaced).
+ */
+function page<N, R>(
+  request: { originalUrl: string },
+  connection: { nodes: N[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } },
+  toPublic: (node: N) => R,
+  pageSize: number,
+) {
+  const next = connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null;
+  const headers: Record<string, string> = {};
+  if (next) {
+    const url = new URL(request.originalUrl, 'http://x');
+    url.searchParams.set('pageToken', next);
+    headers['link'] = `<${url.pathname}${url.search}>; rel="next"`;
+  }
+  return {
+    status: 200,
+    body: { data: connection.nodes.map(toPublic), pagination: { nextPageToken: next, pageSize } },
+    headers,
+  };
 }
 
 const webhookResponse = (webhook: WebhookFieldsFragment, version: number | undefined, status = 200) => ({
@@ -159,15 +175,7 @@ export const eventsRoutes = [
         { first: pageSize, after: query.pageToken ?? null, filter },
         credentials,
       );
-      const next = events.pageInfo.hasNextPage ? events.pageInfo.endCursor : null;
-      return {
-        status: 200,
-        body: {
-          data: events.nodes.map(toEventPublic),
-          pagination: { nextPageToken: next, pageSize },
-        },
-        headers: nextLink(request, next),
-      };
+      return page(request, events, toEventPublic, pageSize);
     },
   }),
   defineRoute({
@@ -334,15 +342,7 @@ export const eventsRoutes = [
         after: query.pageToken ?? null,
       };
       const { webhookDeliveries } = await gateway.execute(ListWebhookDeliveries, variables, credentials);
-      const next = webhookDeliveries.pageInfo.hasNextPage ? webhookDeliveries.pageInfo.endCursor : null;
-      return {
-        status: 200,
-        body: {
-          data: webhookDeliveries.nodes.map(toDeliveryPublic),
-          pagination: { nextPageToken: next, pageSize },
-        },
-        headers: nextLink(request, next),
-      };
+      return page(request, webhookDeliveries, toDeliveryPublic, pageSize);
     },
   }),
   webhookRoute({
