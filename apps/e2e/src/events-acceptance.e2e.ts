@@ -12,20 +12,18 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import {
   appEnvironment,
-  http,
   makeTempDir,
   ownSystemEnv,
   startApp,
   startFerretDb,
   startRedis,
   startSystem,
-  startWebhookReceiver,
   waitForHttpOk,
   type AppName,
   type RunningInfra,
   type RunningSystem,
-  type WebhookReceiver,
-} from '@platform/testing';
+} from '@platform/dev-stack';
+import { http, startWebhookReceiver, type WebhookReceiver } from '@platform/testing';
 import { issueTokens } from './test/accounts';
 import { waitFor } from './test/events-support';
 

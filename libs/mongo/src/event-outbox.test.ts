@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
-import { makeTempDir, startFerretDb, type RunningInfra } from '@platform/testing';
+import { makeTempDir, startFerretDb, type RunningInfra } from '@platform/dev-stack';
 import { buildEvent } from '@platform/events';
 import { EventRelay, type PublishedEvent } from './event-relay';
 import type { CommitCheck, PendingEvent } from './event-outbox';
