@@ -112,7 +112,8 @@ const SETTINGS: Record<string, string> = {
   WEBHOOK_RETRY_SCHEDULE: '1,2,3',
   WEBHOOK_TIMEOUT_MS: '5000',
   WEBHOOK_MAX_RESPONSE_BYTES: '1024',
-  WEBHOOK_ALLOW_LOOPBACK: 'false',
+  // npm start's own value (the code's default is false): a caller's `false` would be the default and go unlisted.
+  WEBHOOK_ALLOW_LOOPBACK: 'true',
   WEBHOOK_CONCURRENCY: '4',
   WEBHOOK_SWEEP_INTERVAL_MS: '5000',
 };
