@@ -149,6 +149,13 @@ export default tseslint.config(
           selector: "ImportDeclaration[source.value='@apollo/gateway']",
           message: '@apollo/gateway is used through @platform/federation only.',
         },
+        {
+          // Apollo Server stops itself on SIGTERM outside NODE_ENV=test and re-sends the signal, which kills the
+          // process before the service runtime (libs/service run-service.ts) has drained its requests.
+          selector:
+            "NewExpression[callee.name='ApolloServer']:not(:has(Property[key.name='stopOnTerminationSignals'][value.value=false]))",
+          message: 'Build ApolloServer with stopOnTerminationSignals: false: the service runtime owns SIGTERM.',
+        },
       ],
     },
   },

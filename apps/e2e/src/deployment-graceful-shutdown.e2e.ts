@@ -1,7 +1,11 @@
 /**
- * Graceful shutdown under load (libs/service run-service.ts), for the two processes a load balancer fronts.
+ * Graceful shutdown under load (libs/service run-service.ts, the one owner of SIGTERM), for the two processes a load
+ * balancer fronts and for a subgraph (what the gateway and the embedded facade call), as production runs them.
  *
- * Set-up: a system of its own (startSystem on free ports, the shared FerretDB with databases of its own). Load:
+ * Set-up: a system of its own (startSystem on free ports, the shared FerretDB with databases of its own), in production
+ * mode (`NODE_ENV=production` with generated JWT_SECRET and SUBGRAPH_SECRET, the facade in its default embedded mode):
+ * Apollo Server stops itself on SIGTERM outside NODE_ENV=test and then re-sends the signal, so a test mode run cannot
+ * see whether each process leaves the signal to the service runtime. Load:
  * WORKERS kept-alive connections (one undici Client each, no pipelining), each sending authenticated reads back
  * to back; beside them a health checker polls /readyz on its own kept-alive connection, as a load balancer does.
  * Then SIGTERM goes to the process under test while the load runs.
@@ -12,10 +16,13 @@
  *
  * Asserted: every request sent got a complete 2xx answer with the expected body (no failed request, no reset,
  * no refused connection), requests were in flight when the signal was sent, every worker ended on the process's
- * `Connection: close`, readiness answered 200 before the drain and 503 once draining, and the process exited on
- * its own with code 0 within the grace period (SHUTDOWN_TIMEOUT_MS) rather than being killed.
+ * `Connection: close`, readiness answered 200 before the drain and 503 once draining, the process exited on
+ * its own with code 0 within the grace period (SHUTDOWN_TIMEOUT_MS) rather than being killed, and its log has the
+ * runtime's shutdown lines (signal received, draining, stopped).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'undici';
 import { signAccessToken } from '@platform/auth';
 import { makeTempDir, startSystem, type AppName, type RunningSystem } from '@platform/dev-stack';
@@ -145,9 +152,11 @@ describe('graceful shutdown under load (deployment)', () => {
   const temp = makeTempDir('deployment-shutdown-');
   const jwtSecret = randomBytes(48).toString('base64url');
   let system: RunningSystem;
+  const subgraphSecret = randomBytes(48).toString('base64url');
   let token: string;
   let userId: number;
   let username: string;
+  let itemId: number;
 
   beforeAll(async () => {
     system = await startSystem({
@@ -157,14 +166,14 @@ describe('graceful shutdown under load (deployment)', () => {
       freePorts: true,
       logDir: temp.path,
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SUBGRAPH_SECRET: subgraphSecret,
+        // The shutdown lines are info lines; the access log stays quiet.
+        LOG_LEVEL: 'info',
         DATA_DIR: temp.path,
         SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
         RATE_LIMIT_POINTS: '10000000',
         LOGIN_RATE_LIMIT_POINTS: '10000000',
-        // The drain under test is each process's, the gateway's included.
-        GATEWAY_MODE: 'remote',
       },
       envFor: Object.fromEntries(
         (['users', 'items', 'auth', 'posts'] as const).map((name) => [
@@ -180,10 +189,22 @@ describe('graceful shutdown under load (deployment)', () => {
     expect(created.status).toBe(201);
     userId = created.body.id as number;
     token = signAccessToken(
-      { sub: username, uid: userId, role: 'member', scopes: ['users:read'], kind: 'user' },
+      {
+        sub: username,
+        uid: userId,
+        role: 'member',
+        scopes: ['users:read', 'items:read', 'items:write'],
+        kind: 'user',
+      },
       jwtSecret,
       600,
     );
+    const item = await http.post(`${system.urls.rest}/items/`, {
+      token,
+      json: { name: `drain-${suffix}`, price: 1 },
+    });
+    expect(item.status).toBe(201);
+    itemId = item.body.id as number;
   }, 120_000);
 
   afterAll(async () => {
@@ -199,6 +220,7 @@ describe('graceful shutdown under load (deployment)', () => {
       (body) => (JSON.parse(body) as { username?: string }).username === username,
     );
     expectCleanDrain(outcome);
+    expectShutdownLog(temp.path, 'rest');
   }, 60_000);
 
   it('when gateway gets SIGTERM under keep-alive load, then every request sent succeeds, readiness turns 503 and it exits 0', async () => {
@@ -221,8 +243,46 @@ describe('graceful shutdown under load (deployment)', () => {
       },
     );
     expectCleanDrain(outcome);
+    expectShutdownLog(temp.path, 'gateway');
+  }, 60_000);
+
+  it('when a subgraph (items) gets SIGTERM under keep-alive load, then every request sent succeeds, readiness turns 503 and it exits 0', async () => {
+    const query = JSON.stringify({
+      query: 'query ($id: ID!) { item(id: $id) { id name } }',
+      variables: { id: String(itemId) },
+    });
+    const outcome = await runLoadAndTerminate(
+      system,
+      'items',
+      sending({
+        method: 'POST',
+        path: '/graphql',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-subgraph-secret': subgraphSecret,
+        },
+        body: query,
+      }),
+      (body) => {
+        const parsed = JSON.parse(body) as { data?: { item?: { name?: string } }; errors?: unknown };
+        return parsed.errors === undefined && parsed.data?.item?.name === `drain-${suffix}`;
+      },
+    );
+    expectCleanDrain(outcome);
+    expectShutdownLog(temp.path, 'items');
   }, 60_000);
 });
+
+/** The service runtime's own lines, in order: it, not a library, handled the signal and finished the drain. */
+function expectShutdownLog(logDir: string, app: AppName): void {
+  const messages = readFileSync(join(logDir, `${app}.log`), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => (JSON.parse(line) as { msg?: string }).msg);
+  const expected = ['signal received', `${app} draining`, `${app} stopped`];
+  expect(messages.filter((message) => message !== undefined && expected.includes(message))).toEqual(expected);
+}
 
 function expectCleanDrain(outcome: Outcome): void {
   expect(outcome.failures).toEqual([]);

@@ -85,6 +85,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     gateway,
     formatError: maskGraphQLError,
     includeStacktraceInErrorResponses: false,
+    // SIGTERM belongs to the service runtime (libs/service run-service.ts), which drains and then stops this server.
+    stopOnTerminationSignals: false,
     introspection: options.introspection && !options.production,
     csrfPrevention: true,
     // One operation per HTTP request, so the rate limit counts operations.

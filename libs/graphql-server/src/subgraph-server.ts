@@ -49,6 +49,8 @@ export function createSubgraphServer<TContext extends BaseContext>(
     ]),
     formatError: formatSubgraphError,
     includeStacktraceInErrorResponses: false,
+    // SIGTERM belongs to the service runtime (libs/service run-service.ts), which drains and then stops this server.
+    stopOnTerminationSignals: false,
     introspection: !options.production,
     csrfPrevention: true,
     parseOptions: { maxTokens: 10_000 },

@@ -1,5 +1,6 @@
 /**
- * Listens, answers /healthz and /readyz, and shuts down gracefully: on SIGTERM or SIGINT readiness turns false
+ * Listens, answers /healthz and /readyz, and shuts down gracefully, as the one owner of SIGTERM and SIGINT in every
+ * process (Apollo Server's `stopOnTerminationSignals` is off wherever one is built): on a signal readiness turns false
  * (and, for `shutdownDelayMs`, requests are still served), the listener closes, in-flight requests finish
  * (answered with `Connection: close`), kept-alive connections close once idle, then `onShutdown` runs and the
  * process exits 0, or 1 if the grace period runs out.
@@ -213,8 +214,15 @@ export async function runService(options: ServiceOptions): Promise<RunningServic
   };
 
   if (options.exitOnShutdown ?? true) {
+    // The one owner of the termination signals (Apollo Server's own handling is off wherever one is built): a
+    // listener stays for every later signal too, so a repeated one cannot fall back to Node's default (exit 128+n,
+    // dropping the requests still being answered); the drain's grace period bounds how long it all takes.
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
+        if (stopping) {
+          logger.info({ signal }, 'signal received while stopping');
+          return;
+        }
         logger.info({ signal }, 'signal received');
         void stop();
       });

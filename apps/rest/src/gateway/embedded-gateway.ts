@@ -46,6 +46,8 @@ export class EmbeddedGateway implements Gateway {
       gateway,
       formatError: maskGraphQLError,
       includeStacktraceInErrorResponses: false,
+      // SIGTERM belongs to the service runtime (libs/service run-service.ts): the facade drains, then closes this.
+      stopOnTerminationSignals: false,
       // Only the facade's own documents run here; nothing is served over HTTP.
       introspection: false,
       plugins: [
