@@ -5,7 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { makeTempDir, runSchemathesis, startFerretDb, startRedis, startSystem } from '@platform/dev-stack';
+import {
+  generatedSecret,
+  makeTempDir,
+  productionMode,
+  runSchemathesis,
+  startFerretDb,
+  startRedis,
+  startSystem,
+} from '@platform/dev-stack';
 
 const log = (message: string) => process.stdout.write(`[schemathesis-bench] ${message}\n`);
 
@@ -27,11 +35,12 @@ async function main(): Promise<number> {
     rootDir,
     mongoUrl: ferret.url,
     redisUrl: redis.url,
-    jwtSecret: randomBytes(48).toString('base64url'),
+    jwtSecret: generatedSecret(),
     freePorts: true,
     logDir: temp.path,
     env: {
-      NODE_ENV: 'test',
+      // As the stack suite: the processes as production runs them.
+      ...productionMode(generatedSecret()),
       DATA_DIR: join(temp.path, 'data'),
       RATE_LIMIT_POINTS: '1000000',
       LOGIN_RATE_LIMIT_POINTS: '1000000',

@@ -2,13 +2,15 @@
  * The gateway's GraphQL IDE in headless Chromium with every request beyond 127.0.0.1 blocked: the page and its assets
  * come from the gateway under a nonce CSP, a bearer token pasted into the headers editor authenticates a query that
  * returns data, and the docs show the schema's descriptions. A screenshot is kept under dist/test-artifacts/.
+ * The IDE on /graphql is a development surface: it runs on a gateway of its own in development mode over the shared
+ * (production-mode) subgraphs; production keeps it off (apps/gateway/test/persisted-operations.e2e.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '@platform/dev-stack';
-import { http } from '@platform/testing';
+import { DEVELOPMENT_MODE, http, stackSubgraphUrls, suiteApps } from '@platform/testing';
 import { ADMIN, loginToken, stack } from './test/interface-support';
 
 const LOCAL = /^http:\/\/127\.0\.0\.1:\d+\//;
@@ -20,7 +22,14 @@ async function paste(page: Page, editorSelector: string, text: string): Promise<
   await page.keyboard.insertText(text);
 }
 
-describe('GraphQL IDE at the gateway', () => {
+describe('GraphQL IDE at the gateway (development mode)', () => {
+  const apps = suiteApps('graphql-ide-');
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    gatewayUrl = (await apps.start('gateway', { ...DEVELOPMENT_MODE, ...stackSubgraphUrls() })).url;
+  }, 60_000);
+
   it('when a browser opens /graphql, then GraphiQL runs a query with a pasted bearer token from local assets only', async () => {
     const token = await loginToken(stack.restUrl, ADMIN.username, ADMIN.password);
     const executablePath = await ensureChromium((message) => process.stdout.write(`${message}\n`));
@@ -43,7 +52,10 @@ describe('GraphQL IDE at the gateway', () => {
       });
       page.on('pageerror', (error) => consoleErrors.push(error.message));
 
-      const response = await page.goto(`${stack.gatewayUrl}/graphql`, { waitUntil: 'load' });
+      // The production-mode stack's gateway serves a browser no page (gateway-hardening.e2e.ts); this one does.
+      const production = await http.get(`${stack.gatewayUrl}/graphql`, { headers: { accept: 'text/html' } });
+      expect(production.headers.get('content-type') ?? '').not.toContain('text/html');
+      const response = await page.goto(`${gatewayUrl}/graphql`, { waitUntil: 'load' });
       expect(response?.status()).toBe(200);
       const csp = response?.headers()['content-security-policy'] ?? '';
       expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
@@ -84,7 +96,7 @@ describe('GraphQL IDE at the gateway', () => {
   }, 120_000);
 
   it('when a client (not a browser) sends GET /graphql with a query, then it still gets GraphQL, not the page', async () => {
-    const response = await http.get(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+    const response = await http.get(`${gatewayUrl}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
       headers: { 'apollo-require-preflight': 'true', accept: 'text/html, application/json' },
     });
     expect(response.status).toBe(200);

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTempDir, startSystem, type RunningSystem } from '@platform/dev-stack';
+import { makeTempDir, productionMode, startSystem, type RunningSystem } from '@platform/dev-stack';
 import { http, startOtlpReceiver, testStack, type OtlpReceiver, type ReceivedSpan } from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
     freePorts: true,
     logDir: logs.path,
     env: {
-      NODE_ENV: 'test',
+      ...productionMode(stack.subgraphSecret),
       LOG_LEVEL: 'info',
       DATA_DIR: join(logs.path, 'data'),
       RATE_LIMIT_POINTS: '100000',

@@ -1,8 +1,9 @@
 /**
  * Federation over the real subgraph processes: one gateway query spanning items -> users -> posts is answered with one
  * fetch per subgraph, and the items and posts subgraphs each send exactly one MongoDB query for it (their dev-only
- * `extensions.mongoCommands`, counted by the driver's command monitoring). The internal purge mutations are
- * idempotent, refuse non-service callers and are hidden from the gateway.
+ * `extensions.mongoCommands`, counted by the driver's command monitoring). The command counts are a development
+ * surface: items and posts subgraphs of their own in development mode, on the shared databases, report them. The
+ * internal purge mutations are idempotent, refuse non-service callers and are hidden from the gateway.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import {
 } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { signInternalToken } from '@platform/auth';
-import { http, stackSubgraphSecret } from '@platform/testing';
+import { DEVELOPMENT_MODE, http, stackSubgraphSecret, suiteApps } from '@platform/testing';
 import { gatewayGraphql, member, rest, stack, type Member } from './test/resources-support';
 
 /** What the gateway presents to the subgraphs: these tests call them directly, as the gateway does. */
@@ -69,15 +70,21 @@ const SPANNING_QUERY = `query Spanning($ids: [ID!]) {
 let server: ApolloServer<RecordingContext>;
 const users: Member[] = [];
 const itemIds: string[] = [];
+/** Subgraphs that report their MongoDB commands (development mode), by name; the others are the shared stack's. */
+const counting = new Map<string, string>();
+const subgraphUrl = (name: string) => `${counting.get(name) ?? stack.urls[name]}/graphql`;
+const developmentApps = suiteApps('federation-dev-');
 
 beforeAll(async () => {
+  for (const name of ['items', 'posts'] as const)
+    counting.set(name, (await developmentApps.start(name, { ...DEVELOPMENT_MODE })).url);
   const supergraphSdl = readFileSync(
     join(stack.rootDir, 'dist', 'apps', 'gateway', 'supergraph.graphql'),
     'utf8',
   );
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new RecordingDataSource(name, `${stack.urls[name]}/graphql`),
+    buildService: ({ name }) => new RecordingDataSource(name, subgraphUrl(name)),
   });
   server = new ApolloServer<RecordingContext>({ gateway });
   await server.start();
@@ -162,7 +169,7 @@ describe('federation', () => {
     }));
     expect(representations.length).toBe(6);
     const entities = await http.graphql(
-      `${stack.urls['posts']}/graphql`,
+      subgraphUrl('posts'),
       'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Post { id title comments(first: 3) { id } } } }',
       { r: representations },
       { token, headers: secretHeaders },
@@ -173,7 +180,7 @@ describe('federation', () => {
     expect(entities.body.extensions.mongoCommands).toEqual({ find: 2 });
 
     const items = await http.graphql(
-      `${stack.urls['items']}/graphql`,
+      subgraphUrl('items'),
       'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Item { id } ... on User { id items(first: 1) { id } } } }',
       {
         r: [

@@ -17,6 +17,8 @@ export { freePort, waitForHttpOk, waitForPort } from './ports';
 export {
   startSystem,
   ownSystemEnv,
+  productionMode,
+  generatedSecret,
   startApp,
   appEnvironment,
   APP_NAMES,

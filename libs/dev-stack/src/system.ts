@@ -2,6 +2,7 @@
  * Starts the six processes from dist/ (built by tools/build.mjs) against given MongoDB and Redis URLs, waits for
  * every /readyz, and stops them in reverse order. Shared by `npm start`, jest's globalSetup and the benchmark.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startProcess, type ManagedProcess } from './managed-process';
 import { freePort, waitForHttpOk } from './ports';
@@ -105,15 +106,31 @@ export function startApp(
   });
 }
 
+/** A shared secret as a deployment would generate one (48 random bytes; production requires at least 32). */
+export const generatedSecret = (): string => randomBytes(48).toString('base64url');
+
 /**
- * The settings of a whole system a test starts for itself (beside the shared stack): quiet logs, its own data dir,
- * limits out of the way, and a bootstrap admin the test knows.
+ * How the tests (and the Schemathesis bench) run every process: as production does (NODE_ENV=production:
+ * introspection and the IDE off, masked suggestions, no command counts, the shared secrets and MongoDB's production
+ * checks required), with the given SUBGRAPH_SECRET (JWT_SECRET is startSystem's `jwtSecret`). The one concession is
+ * the single FerretDB, a standalone server (MONGO_ALLOW_STANDALONE, ADR 0026).
+ */
+export const productionMode = (subgraphSecret: string): Record<string, string> => ({
+  NODE_ENV: 'production',
+  SUBGRAPH_SECRET: subgraphSecret,
+  MONGO_ALLOW_STANDALONE: 'true',
+});
+
+/**
+ * The settings of a whole system a test starts for itself (beside the shared stack): production mode with a
+ * SUBGRAPH_SECRET of its own (in the returned settings), quiet logs, its own data dir, limits out of the way, and a
+ * bootstrap admin the test knows.
  */
 export const ownSystemEnv = (
   dataDir: string,
   admin: { username: string; password: string },
 ): Record<string, string> => ({
-  NODE_ENV: 'test',
+  ...productionMode(generatedSecret()),
   LOG_LEVEL: 'warn',
   DATA_DIR: dataDir,
   RATE_LIMIT_POINTS: '100000',

@@ -1,5 +1,12 @@
 /** Another facade beside the shared test stack: its own port and settings, the shared gateway behind it. */
-import { freePort, startApp, waitForHttpOk, type AppName, type ManagedProcess } from '@platform/dev-stack';
+import {
+  freePort,
+  productionMode,
+  startApp,
+  waitForHttpOk,
+  type AppName,
+  type ManagedProcess,
+} from '@platform/dev-stack';
 import { testStack } from './test-stack';
 
 export interface ExtraApp {
@@ -9,9 +16,17 @@ export interface ExtraApp {
 }
 
 /**
- * Starts one more process of `name` from dist/ against the shared stack (its JWT secret, FerretDB and, for rest,
- * its gateway) with `env` on top, and waits until /readyz answers. The caller stops it. `logName` names its log file
- * when several processes of one app log into the same dir.
+ * What a test adds to `env` to run a process in development mode, for the development-only surfaces the production-mode
+ * stack does not serve: the GraphiQL IDE on /graphql, introspection, per-request MongoDB command counts
+ * (`extensions.mongoCommands`). The shared secrets stay the stack's, so it still talks to the shared processes.
+ */
+export const DEVELOPMENT_MODE: Readonly<Record<string, string>> = { NODE_ENV: 'development' };
+
+/**
+ * Starts one more process of `name` from dist/ against the shared stack (its secrets, FerretDB and, for rest, its
+ * gateway) with `env` on top, and waits until /readyz answers. The caller stops it. `logName` names its log file
+ * when several processes of one app log into the same dir. Production mode, as the stack, unless `env` says otherwise
+ * (DEVELOPMENT_MODE).
  */
 export async function startExtraApp(
   name: AppName,
@@ -26,7 +41,7 @@ export async function startExtraApp(
     logDir,
     ...(logName ? { logName } : {}),
     env: {
-      NODE_ENV: 'test',
+      ...productionMode(stack.subgraphSecret),
       LOG_LEVEL: 'warn',
       JWT_SECRET: stack.jwtSecret,
       MONGO_URL: stack.mongoUrl,

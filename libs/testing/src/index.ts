@@ -4,7 +4,7 @@
  * index coverage. It builds on @platform/dev-stack; neither production code nor npm start nor the bench import it.
  */
 export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
-export { startExtraApp, type ExtraApp } from './extra-apps';
+export { DEVELOPMENT_MODE, startExtraApp, type ExtraApp } from './extra-apps';
 export { http, type HttpOptions, type HttpResponse } from './http-client';
 export { validateOpenApi31 } from './openapi-validation';
 export { lintOpenApi, type SpectralFinding } from './spectral';

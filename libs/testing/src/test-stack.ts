@@ -1,6 +1,4 @@
-import { resolveSubgraphSecret } from '@platform/config';
-
-/** What jest's globalSetup started, as tests see it (URLs and the shared secret, passed through the environment). */
+/** What jest's globalSetup started, as tests see it (URLs and the shared secrets, passed through the environment). */
 export interface TestStack {
   rootDir: string;
   restUrl: string;
@@ -8,6 +6,8 @@ export interface TestStack {
   mongoUrl: string;
   redisUrl: string;
   jwtSecret: string;
+  /** SUBGRAPH_SECRET, generated per run: the stack runs in production mode, which requires it. */
+  subgraphSecret: string;
   urls: Record<string, string>;
   /** Each process's Prometheus endpoint (its METRICS_PORT). */
   metricsUrls: Record<string, string>;
@@ -22,6 +22,5 @@ export function testStack(): TestStack {
   return JSON.parse(raw) as TestStack;
 }
 
-/** What the stack's gateway presents to its subgraphs: derived from the JWT secret, as in development. */
-export const stackSubgraphSecret = (stack: TestStack): string =>
-  resolveSubgraphSecret({ NODE_ENV: 'test' }, stack.jwtSecret);
+/** What the stack's gateway presents to its subgraphs (what a test calling a subgraph directly must present too). */
+export const stackSubgraphSecret = (stack: TestStack): string => stack.subgraphSecret;

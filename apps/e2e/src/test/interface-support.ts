@@ -20,10 +20,12 @@ export interface ExtraProcess {
 
 const started: ExtraProcess[] = [];
 
-/** The environment the shared stack gives every process (libs/testing/src/jest/global-setup.ts). */
+/**
+ * The environment the shared stack gives every process (libs/testing/src/jest/global-setup.ts; production mode and the
+ * stack's secrets come from startExtraApp).
+ */
 function baseEnv(logDir: string): Record<string, string> {
   return {
-    NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     JWT_SECRET: stack.jwtSecret,
     MONGO_URL: stack.mongoUrl,

@@ -1,12 +1,18 @@
-/** jest globalSetup: FerretDB and redis-server in fresh temp dirs, then the whole system as real processes. */
-import { randomBytes } from 'node:crypto';
+/**
+ * jest globalSetup: FerretDB and redis-server in fresh temp dirs, then the whole system as real processes, run as
+ * production runs them (NODE_ENV=production, its secrets generated for this run). The development-only surfaces (the
+ * GraphiQL IDE, introspection, per-request MongoDB command counts) are tested on processes of their own that only
+ * those tests start (DEVELOPMENT_MODE in extra-apps.ts).
+ */
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 // jest loads globalSetup with Node's own resolver (no moduleNameMapper), so the dev stack by its path.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import {
   ensureChromium,
+  generatedSecret,
   makeTempDir,
+  productionMode,
   repositoryRoot,
   startFerretDb,
   startRedis,
@@ -41,7 +47,8 @@ export default async function globalSetup(): Promise<void> {
   await ensureChromium(log).catch((error: unknown) =>
     log(`no chromium: ${error instanceof Error ? error.message : String(error)}`),
   );
-  const jwtSecret = randomBytes(48).toString('base64url');
+  const jwtSecret = generatedSecret();
+  const subgraphSecret = generatedSecret();
   const gatewayMode = process.env['TEST_GATEWAY_MODE'] === 'remote' ? 'remote' : 'embedded';
   const system = await startSystem({
     rootDir,
@@ -53,7 +60,7 @@ export default async function globalSetup(): Promise<void> {
     env: {
       LOG_LEVEL: 'info',
       DATA_DIR: join(temp.path, 'data'),
-      NODE_ENV: 'test',
+      ...productionMode(subgraphSecret),
       RATE_LIMIT_POINTS: '100000',
       LOGIN_RATE_LIMIT_POINTS: '100000',
       BOOTSTRAP_ADMIN_USERNAME: 'admin',
@@ -80,6 +87,7 @@ export default async function globalSetup(): Promise<void> {
     mongoUrl: ferret.url,
     redisUrl: redis.url,
     jwtSecret,
+    subgraphSecret,
     urls: { ...system.urls, logDir: temp.path },
     metricsUrls: system.metricsUrls,
     gatewayMode,
