@@ -1,6 +1,7 @@
 /**
  * HTTP hardening of the gateway's node:http handler: helmet's headers (a strict CSP everywhere: the IDE page sets its
- * own, nonce-based one) and CORS for an allowlist of origins (CORS_ORIGINS: exact origins, or `*`).
+ * own, nonce-based one), `Cache-Control: no-store`, and CORS for an allowlist of origins (CORS_ORIGINS: exact origins,
+ * or `*`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
@@ -34,6 +35,9 @@ export function createHttpHardening(options: { corsOrigins: string }): HttpHarde
     headers(req, res, () => undefined);
     res.removeHeader('x-powered-by');
     res.setHeader('vary', 'Origin');
+    // Every GraphQL answer is for its caller (and a mutation's may carry a token pair or a new API key); none has a
+    // validator to revalidate with: no cache keeps any (the IDE's pages and assets say their own).
+    res.setHeader('cache-control', 'no-store');
     const origin = req.headers.origin;
     if (!origin || !(anyOrigin || origins.has(origin.toLowerCase()))) return true;
     res.setHeader('access-control-allow-origin', anyOrigin ? '*' : origin);

@@ -16,6 +16,7 @@ import { resolveApiVersion, unwrapVersionedBody } from './versioning/versioning-
 import { allRoutes } from './routes';
 import { createIdempotency, type Idempotency } from './http/idempotency';
 import { routeLabel } from './http/route-label';
+import { privateAnswers } from './http/cache-policy';
 
 export interface RestAppDeps {
   env: RestEnvironment;
@@ -43,6 +44,8 @@ export function createRestApp(deps: RestAppDeps): Express {
   app.use(resolveApiVersion);
 
   app.use(createDocsRouter(buildOpenApiDocument(allRoutes, env)));
+  // Everything below answers one caller: private, varying with the credential (the docs above are public).
+  app.use(privateAnswers);
   // Everything below spends the caller's budget (health and docs above are exempt).
   app.use(limits.general);
 

@@ -43,6 +43,8 @@ export function corsAllowlist(raw: string): RequestHandler {
       res.setHeader('access-control-allow-methods', ALLOWED_METHODS);
       res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
       res.setHeader('access-control-max-age', '600');
+      // A preflight's lifetime is Access-Control-Max-Age; no HTTP cache keeps it.
+      res.setHeader('cache-control', 'no-store');
       res.status(204).end();
       return;
     }

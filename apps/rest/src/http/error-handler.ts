@@ -17,6 +17,7 @@ import type { ParserErrorStatus } from '@platform/service';
 import { requestIdOf } from './request-context';
 import { CURRENT_VERSION, versionHeaders } from '../versioning/api-version';
 import { requestLoggerOf } from './request-log';
+import { NO_STORE } from './cache-policy';
 
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
   next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?', 1)[0]}`));
@@ -98,9 +99,15 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
               : 'Bearer',
           }
         : rendered.headers;
-    // The error's shape depends on Accept: caches must key on it.
+    // The error's shape depends on Accept: caches must key on it; and no cache keeps an error (a 401, 404 or 503 is
+    // about this request, not the resource).
     const { contentType, body } = serialized(rendered);
-    res.status(rendered.status).set(headers).vary('Accept').set('content-type', contentType);
+    res
+      .status(rendered.status)
+      .set(headers)
+      .vary('Accept')
+      .set('content-type', contentType)
+      .set('cache-control', NO_STORE);
     res.send(Buffer.from(body, 'utf8'));
   };
 }
@@ -145,7 +152,7 @@ export function parserErrorBody(env: RestEnvironment) {
         ...rendered.headers,
         ...versionHeaders(CURRENT_VERSION),
         'x-request-id': correlationId,
-        'cache-control': 'no-store',
+        'cache-control': NO_STORE,
       },
     };
   };

@@ -84,6 +84,12 @@ export interface RouteDefinition<
   createsVersioned?: boolean;
   /** A paginated listing: OpenAPI documents its `Link` header and weak ETag. */
   listing?: boolean;
+  /**
+   * Its answer carries a credential or a secret (a token pair, a new API key), or its request a refresh token:
+   * `Cache-Control: no-store` (and `Pragma: no-cache`) instead of every other answer's `private, no-cache`, replays
+   * included, so no cache anywhere keeps it (http/cache-policy.ts).
+   */
+  carriesSecret?: boolean;
   handler: (context: RouteContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<RouteResult>;
 }
 

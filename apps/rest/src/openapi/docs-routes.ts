@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '@platform/errors';
 import { MIGRATION_NOTE_PATH } from '../versioning/api-version';
+import { PUBLIC_DOCUMENT } from '../http/cache-policy';
 import {
   DOCS_ASSET_PATH,
   DOCS_ASSETS,
@@ -29,17 +30,18 @@ export function createDocsRouter(openApi: Record<string, unknown>): Router {
     });
   };
 
+  // The same for every caller (public), and changed only by a deployment: a cache may keep each a few minutes.
   get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(openApiJson);
+    res.type('application/json').set('cache-control', PUBLIC_DOCUMENT).send(openApiJson);
   });
   get('/docs', (_req, res) => {
-    res.type('text/html').send(docsHtml);
+    res.type('text/html').set('cache-control', PUBLIC_DOCUMENT).send(docsHtml);
   });
   get(DOCS_INITIALIZER_PATH, (_req, res) => {
-    res.type('text/javascript').set('cache-control', 'public, max-age=300').send(DOCS_INITIALIZER);
+    res.type('text/javascript').set('cache-control', PUBLIC_DOCUMENT).send(DOCS_INITIALIZER);
   });
   get(MIGRATION_NOTE_PATH, (_req, res) => {
-    res.type('text/markdown; charset=utf-8').send(migrationNoteText);
+    res.type('text/markdown; charset=utf-8').set('cache-control', PUBLIC_DOCUMENT).send(migrationNoteText);
   });
   for (const asset of DOCS_ASSETS) {
     const file = join(assetDir, asset);

@@ -4,6 +4,7 @@ import { AppError, ERROR_CODES, PROBLEM_MEDIA_TYPE, renderError, type ErrorCode 
 import { ALL_SCOPES } from '@platform/auth';
 import { LISTING_PARAMETER, listingParameterGroups } from '@platform/listing';
 import type { RouteDefinition } from '../http/route';
+import { CREDENTIAL_HEADERS, NO_STORE, PRIVATE_ANSWER } from '../http/cache-policy';
 import { ProblemDetails, errorResponseSchema } from './error-schemas';
 import { exampleFromSchema } from './schema-example';
 import type { RestEnvironment } from '../environment';
@@ -202,6 +203,21 @@ const RESPONSE_HEADERS = {
     schema: { type: 'string', enum: ['unavailable', 'not-stored'] },
   },
 };
+/** What caches may keep (http/cache-policy.ts): per answer kind, the one value it carries. */
+const CACHE_HEADERS = {
+  private: {
+    description: `For this caller only (\`${PRIVATE_ANSWER}\`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential.`,
+    schema: { type: 'string', enum: [PRIVATE_ANSWER] },
+  },
+  noStore: {
+    description: `Kept by no cache (\`${NO_STORE}\`): the answer carries a credential or a secret (with \`Pragma: no-cache\`), or is an error.`,
+    schema: { type: 'string', enum: [NO_STORE] },
+  },
+  vary: {
+    description: `What selects this answer besides the URL: \`Origin\`, \`X-API-Version\`, \`Accept\` and the credential headers ${CREDENTIAL_HEADERS.map((name) => `\`${name}\``).join(', ')} (an API key in \`api_key\` is in the URL). No content coding is applied: Accept-Encoding selects nothing.`,
+    schema: { type: 'string', maxLength: 200 },
+  },
+};
 const SECONDS = { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } as const;
 /** What the rate limiter adds to every response it counted (libs/rate-limit rateLimitHeaders). */
 const RATE_LIMIT_HEADERS = {
@@ -314,7 +330,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         correlationId: '0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b',
         instance: '/users/7',
       }).body;
-    const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
+    const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS, 'Cache-Control': CACHE_HEADERS.noStore };
     if (status === 429 || status === 503) headers['Retry-After'] = RESPONSE_HEADERS['Retry-After'];
     if (status === 401) headers['WWW-Authenticate'] = RESPONSE_HEADERS['WWW-Authenticate'];
     // Problem details answer `Accept: application/problem+json` on every deployment, and every request on a
@@ -376,7 +392,11 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     if (route.method === 'post') parameters.push(IDEMPOTENCY_PARAMETER);
     if (route.method === 'get') parameters.push(IF_NONE_MATCH_PARAMETER);
     if (conditional) parameters.push(IF_MATCH_PARAMETER, IF_NONE_MATCH_WRITE_PARAMETER);
-    const successHeaders: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
+    const successHeaders: Record<string, unknown> = {
+      ...COMMON_RESPONSE_HEADERS,
+      'Cache-Control': route.carriesSecret ? CACHE_HEADERS.noStore : CACHE_HEADERS.private,
+      Vary: CACHE_HEADERS.vary,
+    };
     if (
       route.method === 'get' ||
       (route.versioned && route.method !== 'delete') ||
@@ -411,8 +431,13 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     }
     if (route.method === 'get')
       responses['304'] = {
-        description: STATUS_TEXT[304],
-        headers: { ...COMMON_RESPONSE_HEADERS, ETag: RESPONSE_HEADERS.ETag },
+        description: `${STATUS_TEXT[304]}; it carries the ETag, Cache-Control and Vary the 200 would`,
+        headers: {
+          ...COMMON_RESPONSE_HEADERS,
+          ETag: RESPONSE_HEADERS.ETag,
+          'Cache-Control': CACHE_HEADERS.private,
+          Vary: CACHE_HEADERS.vary,
+        },
       };
     // Every operation can meet these: an unknown version or malformed request (400), a credential outside its alphabet
     // (401, public routes too: credentials are checked before anything else, docs/interface.md#credentials), limits and

@@ -31,14 +31,14 @@ const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
   last_used_at: key.lastUsedAt,
 });
 
-/** The one answer that carries the key itself: never cached; `Location` names the key (read without the secret). */
+/** The one answer that carries the key itself (never cached: `carriesSecret`); `Location` names the key (read without the secret). */
 const toApiKeyCreated = (
   { id, name, scopes, key, createdAt }: CreateApiKeyMutation['createApiKey'],
   apiVersion: number | undefined,
 ) => ({
   status: 201,
   body: { id: Number(id), name, scopes, key, created_at: createdAt },
-  headers: { 'cache-control': 'no-store', location: locationOf(apiVersion, KEY_PATH, {}, id) },
+  headers: { location: locationOf(apiVersion, KEY_PATH, {}, id) },
 });
 
 /** One key with its strong ETag: the version a rename or a recorded use moves (If-Match on PATCH and DELETE). */
@@ -83,6 +83,7 @@ export const apiKeysRoutes = [
       'The key is returned in this response only and stored as a digest. Its scopes must be ones the bearer token holds. ' +
       'Send it as `X-API-Key`, `?api_key=` or cookie `api_key` on endpoints that accept API keys.',
     body: ApiKeyCreate,
+    carriesSecret: true,
     responses: {
       201: { description: 'The created key, with the secret', schema: ApiKeyCreated },
       409: { description: 'Too many keys' },

@@ -10,9 +10,6 @@ import type { TokenPairFieldsFragment } from '../operations/__generated__/operat
 
 const { Login, Logout, RefreshToken } = OPERATIONS;
 
-/** Token responses must never be cached (RFC 6749 section 5.1). */
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
-
 const toTokenResponse = (pair: TokenPairFieldsFragment) => ({
   access_token: pair.accessToken,
   token_type: 'bearer' as const,
@@ -42,17 +39,15 @@ const tokenPairRoute = <B extends z.ZodType>({
     ...route,
     method: 'post',
     idempotency: 'validate-only',
+    // Token responses must never be cached (RFC 6749 §5.1).
+    carriesSecret: true,
     tags: ['auth'],
     security: 'public',
     responses: {
       200: { description: issued, schema: TokenResponse },
       401: { description: refused },
     },
-    handler: async (context) => ({
-      status: 200,
-      body: toTokenResponse(await issue(context)),
-      headers: NO_STORE,
-    }),
+    handler: async (context) => ({ status: 200, body: toTokenResponse(await issue(context)) }),
   });
 
 const loginRoute = (path: string, operationId: string): RouteDefinition =>
@@ -100,6 +95,8 @@ export const authRoutes = [
       'Idempotent: an unknown or already revoked token is accepted too. Access tokens expire on their own (ACCESS_TOKEN_TTL).',
     tags: ['auth'],
     security: 'public',
+    // Its request carries a refresh token.
+    carriesSecret: true,
     body: RefreshTokenRequest,
     bodyTypes: ['json', 'form'],
     responses: { 204: { description: 'Revoked; empty body' } },

@@ -1756,6 +1756,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -1778,7 +1782,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][] | components["schemas"]["UserPageEnvelope"] | components["schemas"]["UserCursorEnvelope"] | components["schemas"]["UserV2"][] | components["schemas"]["UserV2PageEnvelope"] | components["schemas"]["UserV2CursorEnvelope"] | components["schemas"]["UserV1"][] | components["schemas"]["UserV1PageEnvelope"] | components["schemas"]["UserV1CursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -1801,6 +1805,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1826,6 +1834,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1870,6 +1880,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -1916,6 +1928,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,6 +1988,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2024,6 +2040,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2084,6 +2102,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,6 +2148,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2214,6 +2236,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -2259,6 +2285,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2303,6 +2331,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -2363,6 +2393,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2407,6 +2439,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2451,6 +2485,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2495,6 +2531,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2577,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +2629,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2649,6 +2691,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,6 +2737,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2764,6 +2810,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -2782,7 +2832,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -2805,6 +2855,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2830,6 +2884,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,6 +2930,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -2920,6 +2978,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,6 +3024,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3022,6 +3084,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3082,6 +3146,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,6 +3192,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3205,6 +3273,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3223,7 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -3246,6 +3318,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3271,6 +3347,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3393,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -3361,6 +3441,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,6 +3487,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3463,6 +3547,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3513,6 +3599,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3573,6 +3661,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3617,6 +3707,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3710,6 +3802,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3749,6 +3845,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +3891,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -3839,6 +3939,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,6 +3985,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +4045,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,6 +4091,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4029,6 +4137,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4183,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +4229,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4281,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +4327,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4271,6 +4389,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,6 +4435,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4397,6 +4519,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4422,6 +4548,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +4594,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -4512,6 +4642,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4556,6 +4688,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4614,6 +4748,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,6 +4794,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,6 +4846,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,6 +4892,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4812,6 +4954,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4856,6 +5000,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4948,6 +5094,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -4987,6 +5137,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5031,6 +5183,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -5077,6 +5231,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5121,6 +5277,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5179,6 +5337,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5223,6 +5383,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5267,6 +5429,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,6 +5475,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5355,6 +5521,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5573,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5449,6 +5619,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5509,6 +5681,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5553,6 +5727,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5640,6 +5816,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -5683,6 +5863,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5727,6 +5909,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -5773,6 +5957,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,6 +6003,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +6063,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5919,6 +6109,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5963,6 +6155,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,6 +6207,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6073,6 +6269,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,6 +6315,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6204,6 +6404,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -6247,6 +6451,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6291,6 +6497,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -6337,6 +6545,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,6 +6591,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6439,6 +6651,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,6 +6697,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6527,6 +6743,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,6 +6795,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6637,6 +6857,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6681,6 +6903,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6779,6 +7003,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -6822,6 +7050,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,6 +7096,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -6912,6 +7144,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6956,6 +7190,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7014,6 +7250,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,6 +7296,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7102,6 +7342,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7146,6 +7388,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,6 +7434,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7240,6 +7486,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7300,6 +7548,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7344,6 +7594,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7438,6 +7690,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -7478,6 +7734,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7522,6 +7780,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -7582,6 +7842,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7626,6 +7888,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7670,6 +7934,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7714,6 +7980,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7764,6 +8032,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7824,6 +8094,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7868,6 +8140,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7962,6 +8236,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -8002,6 +8280,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8046,6 +8326,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -8106,6 +8388,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8150,6 +8434,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8194,6 +8480,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,6 +8526,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8288,6 +8578,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8348,6 +8640,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8392,6 +8686,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8482,6 +8778,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -8522,6 +8822,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8566,6 +8868,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -8626,6 +8930,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8670,6 +8976,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8714,6 +9022,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8758,6 +9068,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8808,6 +9120,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8868,6 +9182,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8912,6 +9228,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9002,6 +9320,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -9031,6 +9353,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9075,6 +9399,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -9135,6 +9461,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9179,6 +9507,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +9553,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9267,6 +9599,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9317,6 +9651,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9377,6 +9713,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9421,6 +9759,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9492,6 +9832,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -9514,7 +9858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9537,6 +9881,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9562,6 +9910,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9606,6 +9956,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -9652,6 +10004,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9710,6 +10064,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9770,6 +10126,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9814,6 +10172,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9902,6 +10262,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -9946,6 +10310,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9990,6 +10356,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -10036,6 +10404,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10094,6 +10464,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,6 +10510,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10182,6 +10556,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10226,6 +10602,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10276,6 +10654,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10336,6 +10716,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10380,6 +10762,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10457,6 +10841,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -10477,7 +10865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -10500,6 +10888,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10525,6 +10917,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10569,6 +10963,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -10615,6 +11011,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,6 +11057,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10717,6 +11117,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10767,6 +11169,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10827,6 +11231,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10871,6 +11277,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10953,6 +11361,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10978,6 +11390,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,6 +11436,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -11068,6 +11484,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11112,6 +11530,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11170,6 +11590,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11214,6 +11636,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11264,6 +11688,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11308,6 +11734,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11368,6 +11796,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11412,6 +11842,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11504,6 +11936,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -11545,6 +11981,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11589,6 +12027,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -11635,6 +12075,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11679,6 +12121,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11737,6 +12181,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11781,6 +12227,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11825,6 +12273,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11869,6 +12319,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11919,6 +12371,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,6 +12417,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12023,6 +12479,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12067,6 +12525,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12226,6 +12686,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -12247,7 +12711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][] | components["schemas"]["ItemPageEnvelope"] | components["schemas"]["ItemCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -12270,6 +12734,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12295,6 +12763,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12339,6 +12809,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -12385,6 +12857,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12443,6 +12917,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12493,6 +12969,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12553,6 +13031,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12597,6 +13077,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12683,6 +13165,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -12727,6 +13213,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12771,6 +13259,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -12817,6 +13307,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12875,6 +13367,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12919,6 +13413,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12963,6 +13459,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13007,6 +13505,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13051,6 +13551,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13101,6 +13603,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13161,6 +13665,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13205,6 +13711,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13282,6 +13790,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -13299,7 +13811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13322,6 +13834,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13347,6 +13863,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13391,6 +13909,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -13437,6 +13957,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13481,6 +14003,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13539,6 +14063,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13589,6 +14115,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13649,6 +14177,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13693,6 +14223,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13787,6 +14319,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -13825,6 +14361,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13869,6 +14407,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -13915,6 +14455,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13959,6 +14501,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14017,6 +14561,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14061,6 +14607,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14105,6 +14653,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14149,6 +14699,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14199,6 +14751,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14243,6 +14797,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14303,6 +14859,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14347,6 +14905,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14429,6 +14989,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14454,6 +15018,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14498,6 +15064,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -14544,6 +15112,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14588,6 +15158,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14646,6 +15218,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14690,6 +15264,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14740,6 +15316,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14784,6 +15362,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14844,6 +15424,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14888,6 +15470,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14980,6 +15564,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -15018,6 +15606,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15062,6 +15652,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -15108,6 +15700,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15152,6 +15746,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15210,6 +15806,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15254,6 +15852,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15298,6 +15898,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15342,6 +15944,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15392,6 +15996,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15436,6 +16042,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15496,6 +16104,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15540,6 +16150,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15691,6 +16303,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -15714,7 +16330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -15737,6 +16353,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15762,6 +16382,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15806,6 +16428,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -15852,6 +16476,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15910,6 +16536,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15960,6 +16588,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16020,6 +16650,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16064,6 +16696,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16149,6 +16783,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -16195,6 +16833,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16239,6 +16879,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -16285,6 +16927,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16343,6 +16987,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16387,6 +17033,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16431,6 +17079,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16475,6 +17125,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16519,6 +17171,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16569,6 +17223,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16629,6 +17285,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16673,6 +17331,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16750,6 +17410,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -16769,7 +17433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16792,6 +17456,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16817,6 +17485,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16861,6 +17531,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -16907,6 +17579,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16951,6 +17625,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17009,6 +17685,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17059,6 +17737,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17119,6 +17799,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17163,6 +17845,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17256,6 +17940,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -17296,6 +17984,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17340,6 +18030,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -17386,6 +18078,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17430,6 +18124,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17488,6 +18184,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17532,6 +18230,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17576,6 +18276,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17620,6 +18322,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17670,6 +18374,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17714,6 +18420,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17774,6 +18482,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17818,6 +18528,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17900,6 +18612,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17925,6 +18641,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17969,6 +18687,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -18015,6 +18735,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18059,6 +18781,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18117,6 +18841,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18161,6 +18887,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18211,6 +18939,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18255,6 +18985,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18315,6 +19047,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18359,6 +19093,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18451,6 +19187,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -18491,6 +19231,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18535,6 +19277,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -18581,6 +19325,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18625,6 +19371,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18683,6 +19431,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18727,6 +19477,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18771,6 +19523,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18815,6 +19569,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18865,6 +19621,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18909,6 +19667,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18969,6 +19729,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19013,6 +19775,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19093,6 +19857,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -19135,6 +19903,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19179,6 +19949,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -19225,6 +19997,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19269,6 +20043,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19327,6 +20103,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19371,6 +20149,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19421,6 +20201,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19481,6 +20263,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19525,6 +20309,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19600,6 +20386,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19625,6 +20415,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19669,6 +20461,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -19715,6 +20509,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19759,6 +20555,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19817,6 +20615,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19867,6 +20667,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19927,6 +20729,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19971,6 +20775,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20120,6 +20926,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -20141,7 +20951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -20164,6 +20974,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20189,6 +21003,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20233,6 +21049,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -20279,6 +21097,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20323,6 +21143,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20381,6 +21203,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20431,6 +21255,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20491,6 +21317,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20535,6 +21363,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20625,6 +21455,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -20669,6 +21503,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20713,6 +21549,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -20759,6 +21597,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20803,6 +21643,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20861,6 +21703,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20905,6 +21749,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20949,6 +21795,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20993,6 +21841,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21037,6 +21887,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21087,6 +21939,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21147,6 +22001,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21191,6 +22047,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21273,6 +22131,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -21290,7 +22152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -21313,6 +22175,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21338,6 +22204,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21382,6 +22250,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -21428,6 +22298,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21472,6 +22344,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21530,6 +22404,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21580,6 +22456,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21640,6 +22518,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21684,6 +22564,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21771,6 +22653,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21796,6 +22682,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21840,6 +22728,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -21886,6 +22776,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21930,6 +22822,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21988,6 +22882,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22032,6 +22928,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22082,6 +22980,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22126,6 +23026,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22186,6 +23088,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22230,6 +23134,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22327,6 +23233,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -22365,6 +23275,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22409,6 +23321,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -22455,6 +23369,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22499,6 +23415,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22557,6 +23475,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22601,6 +23521,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22645,6 +23567,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22689,6 +23613,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22739,6 +23665,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22783,6 +23711,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22843,6 +23773,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22887,6 +23819,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23036,6 +23970,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -23059,7 +23997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -23082,6 +24020,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -23107,6 +24049,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23151,6 +24095,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -23197,6 +24143,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23241,6 +24189,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23299,6 +24249,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23349,6 +24301,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23409,6 +24363,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23453,6 +24409,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23607,6 +24565,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -23628,7 +24590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -23651,6 +24613,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -23676,6 +24642,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23720,6 +24688,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -23766,6 +24736,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23810,6 +24782,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23868,6 +24842,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23918,6 +24894,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23978,6 +24956,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24022,6 +25002,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
