@@ -30,9 +30,11 @@ import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
 import { createGraphiQL } from './ide/graphiql-page';
 import {
+  apqRegistrationPlugin,
+  persistedQueryHashMismatch,
   TrustedDocumentsCache,
   unlistedDocumentRefusal,
-  type PersistedQueryCache,
+  type RedisApqCache,
 } from './persisted-operations';
 
 export type GatewayContext = FederationContext;
@@ -57,8 +59,11 @@ export interface GatewayAppOptions extends SupergraphGatewayOptions {
   isFacade: (presented: string | string[] | undefined) => boolean;
   /** The GraphQL IDE; absent: none. */
   ide?: { enabled: boolean; password: string | undefined; assetsDir: string } | undefined;
-  /** APQ registrations (shared by the replicas); absent: Apollo's in-memory cache of this process. */
-  apqCache?: PersistedQueryCache | undefined;
+  /**
+   * APQ registrations (shared by the replicas, each charged to its client); absent: Apollo's in-memory cache of this
+   * process (an LRU: one client may evict others' registrations, not grow it).
+   */
+  apqCache?: RedisApqCache | undefined;
   /** Trusted-documents mode: operation id -> document; only these run. */
   trustedDocuments?: ReadonlyMap<string, string> | undefined;
 }
@@ -75,6 +80,7 @@ export interface GatewayApp {
 export async function createGatewayApp(options: GatewayAppOptions): Promise<GatewayApp> {
   const { gateway, close } = createSupergraphGateway(options);
   const trusted = options.trustedDocuments;
+  const unlisted = trusted ? unlistedDocumentRefusal(trusted) : undefined;
   let apiSchemaSdl = '';
   const fieldUsage = new FieldUsage();
   const limits = graphqlLimits<GatewayContext>(options.limits, {
@@ -109,6 +115,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       fieldUsagePlugin<GatewayContext>(fieldUsage, (context) => context.warmUp === true),
       // Apollo's landing pages load from a CDN; browsers get the gateway's own GraphiQL (ide/) instead.
       ApolloServerPluginLandingPageDisabled(),
+      ...(options.apqCache && !trusted ? [apqRegistrationPlugin<GatewayContext>(options.apqCache)] : []),
       {
         async serverWillStart() {
           return {
@@ -132,7 +139,9 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     server,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
-    ...(trusted ? { refuse: unlistedDocumentRefusal(trusted) } : {}),
+    refuse: unlisted
+      ? (request) => persistedQueryHashMismatch(request) ?? unlisted(request)
+      : persistedQueryHashMismatch,
     context: async (req, requestId) => {
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
       await options.tokenStatus.check(req.headers.authorization, requestId);

@@ -21,10 +21,16 @@ const schema = supergraphServiceEnvironment
     GRAPHIQL: z.enum(['auto', 'on', 'off']).default('auto'),
     /** Production with GRAPHIQL=on: the HTTP Basic password of /graphiql/ (any user name). */
     GRAPHIQL_PASSWORD: z.string().min(16).max(256).optional(),
-    /** APQ registrations in Redis (REDIS_URL; without it, each process's own in-memory cache). */
+    /**
+     * APQ registrations in Redis (REDIS_URL; without it, each process's own in-memory cache), per TTL window: at most
+     * APQ_MAX_ENTRIES and APQ_MAX_BYTES of documents across the replicas, APQ_CLIENT_MAX_BYTES per client. Redis holds at
+     * most two windows: 2 x (APQ_MAX_BYTES + APQ_MAX_ENTRIES x ~400 bytes of keys and counters): ~42 MB by default.
+     */
     APQ_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(86_400),
     APQ_MAX_DOCUMENT_BYTES: z.coerce.number().int().min(256).max(1_048_576).default(32_768),
     APQ_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
+    APQ_MAX_BYTES: z.coerce.number().int().min(1_024).default(16_777_216),
+    APQ_CLIENT_MAX_BYTES: z.coerce.number().int().min(256).default(262_144),
     /** Only the operations of the manifest run (by id, or their exact document); nothing can be registered. */
     TRUSTED_DOCUMENTS: booleanFlag(false),
     /** The manifest (Apollo persisted-query manifest JSON); default: trusted-documents.json beside the bundle. */

@@ -43,6 +43,9 @@ async function main(): Promise<void> {
           ttlSeconds: env.APQ_CACHE_TTL_SECONDS,
           maxDocumentBytes: env.APQ_MAX_DOCUMENT_BYTES,
           maxEntries: env.APQ_MAX_ENTRIES,
+          maxBytes: env.APQ_MAX_BYTES,
+          clientMaxBytes: env.APQ_CLIENT_MAX_BYTES,
+          jwtSecret: env.jwtSecret,
           // REDIS_COMMAND_TIMEOUT_MS is tuned for the rate limiter (on every request); a registration is stored after the
           // answer, and a lookup happens only for a hash-only request, so a busy Redis may take longer before a miss.
           commandTimeoutMs: Math.max(env.REDIS_COMMAND_TIMEOUT_MS, 500),

@@ -1,6 +1,7 @@
 /**
  * Persisted operations over HTTP: APQ registrations in Redis shared by two gateway processes (the shared stack's and
- * a second one on the same Redis); trusted-documents mode (a production gateway with TRUSTED_DOCUMENTS=true) refusing
+ * a second one on the same Redis), each client within its own registration budget, a hash that is not its document's
+ * refused as the client error it is; trusted-documents mode (a production gateway with TRUSTED_DOCUMENTS=true) refusing
  * ad-hoc documents and registrations while running listed ids and the facade's own documents; and the production
  * IDE only behind HTTP Basic.
  */
@@ -8,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { signAccessToken } from '@platform/auth';
 import { makeTempDir, type ManagedProcess } from '@platform/dev-stack';
 import {
   http,
@@ -70,7 +72,7 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
 async function stored(hash: string): Promise<void> {
   const redis = new Redis(stack.redisUrl);
   try {
-    for (let i = 0; i < 50 && (await redis.exists(`gateway:apq:${hash}`)) === 0; i += 1) {
+    for (let i = 0; i < 50 && (await redis.exists(`gateway:{apq}:${hash}`)) === 0; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
@@ -108,7 +110,7 @@ describe('APQ with registrations in Redis', () => {
       const after = await apq(url, hash);
       expect({ url, body: after.body }).toEqual({ url, body: { data: { __typename: 'Query' } } });
     }
-    const ttl = await redis.ttl(`gateway:apq:${hash}`);
+    const ttl = await redis.ttl(`gateway:{apq}:${hash}`);
     expect(ttl).toBeGreaterThan(86_000);
     expect(ttl).toBeLessThanOrEqual(86_400);
   });
@@ -121,13 +123,89 @@ describe('APQ with registrations in Redis', () => {
     expect(registered.body.data.f0).toBe('Query');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(codesOf((await apq(second.url, hash)).body)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
-    expect(await redis.exists(`gateway:apq:${hash}`)).toBe(0);
+    expect(await redis.exists(`gateway:{apq}:${hash}`)).toBe(0);
   });
 
   it('when a production gateway has GRAPHIQL unset, then there is no IDE at /graphiql/', async () => {
     const response = await http.get(`${second.base}/graphiql/`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(404);
     expect(response.text).not.toMatch(/<html/i);
+  });
+});
+
+describe('APQ registration budgets and hash checks', () => {
+  const CLIENT_BUDGET = 512;
+  let budgeted: Gateway;
+  const clientToken = (name: string) =>
+    signAccessToken(
+      { sub: `${name}-${unique()}`, uid: null, role: 'member', scopes: ['users:read'], kind: 'user' },
+      stack.jwtSecret,
+      600,
+    );
+
+  beforeAll(async () => {
+    budgeted = await startGateway({ APQ_CLIENT_MAX_BYTES: String(CLIENT_BUDGET) });
+  }, 60_000);
+
+  /** Which of `hashes` the gateway runs by hash alone, once that stops changing (registrations land after the answer). */
+  async function registered(hashes: string[], token: string): Promise<boolean[]> {
+    let last: boolean[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const now = await Promise.all(
+        hashes.map(async (hash) => (await apq(budgeted.url, hash, undefined, token)).body.data !== undefined),
+      );
+      if (now.join() === last.join()) break;
+      last = now;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return last;
+  }
+
+  it('when one client registers more than its budget, then its surplus is not kept while another client still registers', async () => {
+    const flooder = clientToken('apq-flood');
+    const documents = Array.from({ length: 20 }, (_, i) => `query Budget${i}x${unique()} { __typename }`);
+    for (const query of documents) {
+      const answer = await apq(budgeted.url, sha256(query), query, flooder);
+      // A registration refused by the budget still runs: only the next hash-only request misses.
+      expect(answer.body).toEqual({ data: { __typename: 'Query' } });
+    }
+    const kept = await registered(documents.map(sha256), flooder);
+    const keptCount = kept.filter(Boolean).length;
+    expect(keptCount).toBeGreaterThan(0);
+    expect(keptCount).toBeLessThanOrEqual(Math.floor(CLIENT_BUDGET / Buffer.byteLength(documents[0]!)));
+    const missed = documents.find((_, index) => !kept[index])!;
+    expect(codesOf((await apq(budgeted.url, sha256(missed), undefined, flooder)).body)).toEqual([
+      'PERSISTED_QUERY_NOT_FOUND',
+    ]);
+
+    const other = `query OtherClient${unique()} { __typename }`;
+    const otherToken = clientToken('apq-other');
+    await apq(budgeted.url, sha256(other), other, otherToken);
+    expect(await registered([sha256(other)], otherToken)).toEqual([true]);
+    expect((await apq(sharedGateway, sha256(other))).body).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('when a document comes with a hash that is not its SHA-256, then 400 PERSISTED_QUERY_HASH_MISMATCH and nothing is kept', async () => {
+    const query = `query Mismatch${unique()} { __typename }`;
+    const wrong = sha256(`${query} `);
+    const post = await apq(sharedGateway, wrong, query);
+    expect(post.status).toBe(400);
+    expect(post.body).toEqual({
+      errors: [
+        {
+          message: 'provided sha does not match query',
+          extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' },
+        },
+      ],
+    });
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: wrong } });
+    const get = await http.get(
+      `${sharedGateway}?query=${encodeURIComponent(query)}&extensions=${encodeURIComponent(extensions)}`,
+      { headers: { 'apollo-require-preflight': 'true' } },
+    );
+    expect(get.status).toBe(400);
+    expect(codesOf(get.body)).toEqual(['PERSISTED_QUERY_HASH_MISMATCH']);
+    expect(codesOf((await apq(sharedGateway, wrong)).body)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
   });
 });
 

@@ -27,19 +27,28 @@ export function createIdentityResolver(jwtSecret: string, windowSeconds: number)
   const rejectedKeys = new RateLimiterMemory({ points: BAD_API_KEYS_PER_WINDOW, duration: windowSeconds });
   return {
     async identityOf(caller, res) {
+      if (caller.authorization || !caller.apiKey) return callerIdentity(tokens, caller);
       const ip = `ip:${caller.ip}`;
-      if (caller.authorization) {
-        const token = BEARER.exec(caller.authorization)?.[1];
-        const claims = token ? tokens.tryVerify(token) : undefined;
-        return claims ? `u:${claims.sub}` : ip;
-      }
-      if (!caller.apiKey) return ip;
       const seen = await rejectedKeys.get(ip);
       if (seen && seen.consumedPoints >= BAD_API_KEYS_PER_WINDOW) return ip;
       res.once('finish', () => {
         if (res.statusCode === 401) rejectedKeys.consume(ip).catch(() => undefined);
       });
-      return `k:${digestSecret(caller.apiKey)}`;
+      return callerIdentity(tokens, caller);
     },
   };
+}
+
+/**
+ * The identity alone, for a caller whose API key (if any) was already verified: the bearer token's user when the token
+ * verifies (else the IP), else the key's digest, else the IP.
+ */
+export function callerIdentity(tokens: AccessTokenVerifier, caller: CallerCredentials): string {
+  const ip = `ip:${caller.ip}`;
+  if (caller.authorization) {
+    const token = BEARER.exec(caller.authorization)?.[1];
+    const claims = token ? tokens.tryVerify(token) : undefined;
+    return claims ? `u:${claims.sub}` : ip;
+  }
+  return caller.apiKey ? `k:${digestSecret(caller.apiKey)}` : ip;
 }
