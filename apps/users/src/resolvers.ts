@@ -45,6 +45,7 @@ export const resolvers = {
           username: user.username,
           role: user.role,
           isActive: user.isActive,
+          passwordVersion: user.passwordVersion ?? 0,
           tokensValidAfter: user.tokensValidAfter?.getTime() ?? null,
         }
       );

@@ -1,4 +1,7 @@
-/** Access tokens: HS256 only, on signing and on verifying; `sub` is the username, `uid` the user id. */
+/**
+ * Access tokens: HS256 only, on signing and on verifying; `sub` is the username, `uid` the user id; `iat` and `exp`
+ * whole seconds (NumericDate as typed JWT libraries and PyJWT read it); `pwv` the account's password version at issue.
+ */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { invalidTokenError, isWellFormedAccessToken } from './credential-format';
@@ -12,6 +15,12 @@ export interface AccessTokenClaims {
   scopes: string[];
   /** `user` for logins, `api-key` for a key exchanged at the gateway, `service` for internal calls. */
   kind: Principal['kind'];
+  /**
+   * A login token's password version: how many times the account's tokens had been revoked (password resets) when it
+   * was issued. A later reset moves the account's count past it, so the token is refused, whatever the clocks say and
+   * within the same second too (`iat` is whole seconds).
+   */
+  pwv?: number;
   exp?: number;
   iat?: number;
 }
@@ -33,9 +42,9 @@ export function signAccessToken(
   secret: string,
   ttlSeconds: number,
 ): string {
-  // `iat` to the millisecond (RFC 7519 NumericDates may be fractional): a token issued just after a password reset
-  // must not look as old as one issued just before it within the same second.
-  return jwt.sign({ ...claims, iat: Date.now() / 1000 }, keyFor(secret), { algorithm: ALGORITHM, expiresIn: ttlSeconds });
+  // jsonwebtoken sets `iat` to the whole second and `exp` to iat + ttl: integers, as RFC 7519 readers expect. What
+  // orders a token against a password reset is `pwv`, not the clock.
+  return jwt.sign({ ...claims }, keyFor(secret), { algorithm: ALGORITHM, expiresIn: ttlSeconds });
 }
 
 /** A short-lived token one service presents to another (scope `internal`). */
@@ -67,6 +76,8 @@ export function verifyAccessToken(token: string, secret: string, nowMs?: number)
   const scopes = claims['scopes'];
   const uid = claims['uid'];
   const kind = claims['kind'] ?? 'user';
+  const pwv = claims['pwv'];
+  if (pwv !== undefined && !(typeof pwv === 'number' && Number.isInteger(pwv) && pwv >= 0)) throw invalidToken();
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) throw invalidToken();
   if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw invalidToken();
   if (!(uid === null || (typeof uid === 'number' && Number.isInteger(uid)))) throw invalidToken();
@@ -79,6 +90,7 @@ export function verifyAccessToken(token: string, secret: string, nowMs?: number)
     kind,
     exp: claims['exp'],
     ...(typeof claims['iat'] === 'number' ? { iat: claims['iat'] } : {}),
+    ...(pwv === undefined ? {} : { pwv: pwv as number }),
   };
 }
 

@@ -13,10 +13,15 @@ import { AppError } from '@platform/errors';
 import type { AuthSubgraphClient } from './api-key-exchange';
 
 const ACCOUNT_STATUS =
-  'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive tokensValidAfter } }';
+  'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive passwordVersion tokensValidAfter } }';
 
 interface AccountStatusData {
-  _accountStatus: { role: string; isActive: boolean; tokensValidAfter: number | null } | null;
+  _accountStatus: {
+    role: string;
+    isActive: boolean;
+    passwordVersion: number;
+    tokensValidAfter: number | null;
+  } | null;
 }
 
 interface Status {
@@ -103,7 +108,9 @@ export class AccessTokenStatus {
 
 function allows(account: AccountStatusData['_accountStatus'], claims: AccessTokenClaims): boolean {
   if (!account || !account.isActive || account.role !== claims.role) return false;
+  // Issued at the account's current password version: no reset since (a count, so no clock and no second decides).
+  if (claims.pwv !== undefined) return claims.pwv >= account.passwordVersion;
+  // A token issued before `pwv` existed (a rolling update): by the instant of the last reset, as before.
   if (account.tokensValidAfter === null) return true;
-  // Tokens without `iat` predate this rule: after a reset they are as revoked as any older token.
   return claims.iat !== undefined && Math.round(claims.iat * 1000) >= account.tokensValidAfter;
 }

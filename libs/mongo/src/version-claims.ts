@@ -116,17 +116,19 @@ const scopedAt = <T extends Versioned & { _id: number }>(
 /**
  * Sets `changes` as the next version of document `id` (one matching `scope` too, e.g. its owner) and returns it after
  * the write; null when there is no such document; PRECONDITION_FAILED when `expectedVersion` is given and stale.
+ * `changes` may be computed from the version being replaced (a counter moved on under the claim: no lost `$inc`).
  */
 export function updateVersioned<T extends Versioned & { _id: number } & Document>(
   target: VersionedCollection<T>,
   id: number,
-  changes: MatchKeysAndValues<T>,
+  changes: MatchKeysAndValues<T> | ((current: T) => MatchKeysAndValues<T>),
   expectedVersion?: number | null,
   scope: Filter<T> = {},
   event?: WriteEvent<T>,
 ): Promise<T | null> {
   const { db, collection } = target;
   const name = collection.collectionName;
+  const changesOf = (current: T) => (typeof changes === 'function' ? changes(current) : changes);
   return writeVersioned({
     db,
     resource: name,
@@ -137,7 +139,7 @@ export function updateVersioned<T extends Versioned & { _id: number } & Document
     event: event && {
       outbox: event.outbox,
       pending: (from, current) => ({
-        event: event.of({ ...current, ...changes, version: from + 1 } as T),
+        event: event.of({ ...current, ...changesOf(current), version: from + 1 } as T),
         check: {
           collection: name,
           filter: { _id: id },
@@ -146,10 +148,15 @@ export function updateVersioned<T extends Versioned & { _id: number } & Document
         },
       }),
     },
-    write: async (from) =>
+    write: async (from, current) =>
       ((await collection.findOneAndUpdate(
         scopedAt<T>(id, scope, from),
-        { $set: { ...changes, version: from + 1 } as MatchKeysAndValues<T> },
+        {
+          $set: {
+            ...changesOf(current),
+            version: from + 1,
+          } as MatchKeysAndValues<T>,
+        },
         { returnDocument: 'after' },
       )) as T | null) ?? undefined,
   });

@@ -7,6 +7,8 @@ export interface AccountStatus {
   username: string;
   role: Role;
   isActive: boolean;
+  /** How many times the account's access tokens were revoked: the `pwv` of the tokens issued now. */
+  passwordVersion: number;
 }
 
 /** The users subgraph's view of an account; null when there is no such user. */
@@ -24,12 +26,12 @@ const REVOKE_ACCESS_TOKENS = /* GraphQL */ `
 
 const ACCOUNT_STATUS = /* GraphQL */ `
   query AccountStatus($id: ID!) {
-    _accountStatus(id: $id) { id username role isActive }
+    _accountStatus(id: $id) { id username role isActive passwordVersion }
   }
 `;
 
 interface AccountStatusData {
-  _accountStatus: { id: string; username: string; role: Role; isActive: boolean } | null;
+  _accountStatus: { id: string; username: string; role: Role; isActive: boolean; passwordVersion: number } | null;
 }
 
 export class UsersAccountDirectory implements AccountDirectory {
@@ -38,7 +40,15 @@ export class UsersAccountDirectory implements AccountDirectory {
   async status(userId: number, requestId: string): Promise<AccountStatus | null> {
     const data = await this.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
     const found = data._accountStatus;
-    return found && { id: Number(found.id), username: found.username, role: found.role, isActive: found.isActive };
+    return (
+      found && {
+        id: Number(found.id),
+        username: found.username,
+        role: found.role,
+        isActive: found.isActive,
+        passwordVersion: found.passwordVersion,
+      }
+    );
   }
 
   async revokeAccessTokens(userId: number, requestId: string, expectedVersion?: number | null): Promise<void> {

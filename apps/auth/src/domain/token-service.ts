@@ -1,5 +1,5 @@
 /**
- * Login and the refresh-token lifecycle. Access tokens are HS256 JWTs (sub, uid, role, scopes, kind, exp); refresh
+ * Login and the refresh-token lifecycle. Access tokens are HS256 JWTs (sub, uid, role, scopes, kind, pwv, iat, exp); refresh
  * tokens are opaque, stored as SHA-256 digests, single use: a refresh rotates the token within its family, and
  * presenting a rotated token again revokes the whole family (it was stolen or replayed). "Single use" holds under
  * concurrency on FerretDB v1 as on MongoDB (docs/decisions/0008-exactly-once-primitives.md).
@@ -129,7 +129,7 @@ export class TokenService {
   private async issue(account: AccountStatus, scopes: string[], familyId: string): Promise<TokenPair> {
     const { jwtSecret, accessTokenTtl, refreshTokenTtl } = this.settings;
     const accessToken = signAccessToken(
-      { sub: account.username, uid: account.id, role: account.role, scopes, kind: 'user' },
+      { sub: account.username, uid: account.id, role: account.role, scopes, kind: 'user', pwv: account.passwordVersion },
       jwtSecret,
       accessTokenTtl,
     );

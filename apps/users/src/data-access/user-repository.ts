@@ -24,7 +24,15 @@ export interface UserDocument {
   role: Role;
   createdAt: Date;
   updatedAt: Date;
-  /** Access tokens issued before this instant are refused (set by a password reset); absent: none revoked. */
+  /**
+   * How many times the account's access tokens were revoked (password resets); a token carries the count it was issued
+   * at (`pwv`) and is refused once this moved past it. Absent: 0.
+   */
+  passwordVersion?: number;
+  /**
+   * The instant of the last revocation, for access tokens without `pwv` (issued before it existed): refused when issued
+   * before it. Absent: none revoked.
+   */
   tokensValidAfter?: Date;
   /** Write counter behind the ETag: every change adds 1 (absent on profiles written before it existed: 0). */
   version?: number;
@@ -74,9 +82,7 @@ export const userIndexes: IndexSpec[] = [
   ...listIndexes(LISTINGS.users, USERS_COLLECTION),
 ];
 
-export type ProfileChanges = Partial<
-  Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role' | 'tokensValidAfter'>
->;
+export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role'>>;
 
 export class UserRepository extends SequencedCollection<StoredUser> {
   constructor(db: Db) {
@@ -137,6 +143,26 @@ export class UserRepository extends SequencedCollection<StoredUser> {
       this.versioned,
       id,
       { ...changes, ...folded, updatedAt: new Date() },
+      expectedVersion,
+      {},
+      event as WriteEvent<StoredUser> | undefined,
+    );
+  }
+
+  /**
+   * Every access token issued until now stops working: the password version moves on, computed under the version claim
+   * (concurrent resets each count), with the instant for tokens that carry no version. Null: no such user.
+   */
+  revokeAccessTokens(
+    id: number,
+    expectedVersion?: number | null,
+    event?: WriteEvent<UserDocument>,
+  ): Promise<UserDocument | null> {
+    const now = new Date();
+    return updateVersioned(
+      this.versioned,
+      id,
+      (current) => ({ passwordVersion: (current.passwordVersion ?? 0) + 1, tokensValidAfter: now, updatedAt: now }),
       expectedVersion,
       {},
       event as WriteEvent<StoredUser> | undefined,

@@ -133,7 +133,7 @@ export class UserService {
   async revokeAccessTokens(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<boolean> {
     requireService(caller.principal);
     const event = this.accountEvent(caller, 'user.password_reset');
-    const updated = await this.users.update(id, { tokensValidAfter: new Date() }, expectedVersion, event);
+    const updated = await this.users.revokeAccessTokens(id, expectedVersion, event);
     if (updated) this.logger.info({ requestId: caller.requestId, userId: id }, 'access tokens revoked');
     return updated !== null;
   }
