@@ -26,14 +26,37 @@ export const bodyTag = (body: unknown, weak: boolean, apiVersion: number | undef
   return `${weak ? 'W/' : ''}"${digest}.${representationOf(apiVersion)}"`;
 };
 
-const TAG_LIST = /^\s*(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"\s*(?:,\s*(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"\s*)*$/;
+/**
+ * The precondition headers this server accepts, as OpenAPI declares them (the document takes these patterns and
+ * lengths, so the two cannot drift): entity tags of visible ASCII (the only ones it issues), `If-Match` one tag or `*`
+ * (a weak tag, or one it never issued, is well-formed but can never match: 412), `If-None-Match` on a read `*` or a
+ * list. Anything else, or longer, is a client error (400), never a precondition that failed.
+ */
+const ENTITY_TAG = '(?:W/)?"[\\x21\\x23-\\x7e]*"';
+export const IF_MATCH_FORM = { pattern: `^(?:\\*|${ENTITY_TAG})$`, maxLength: 80 } as const;
+export const IF_NONE_MATCH_FORM = {
+  pattern: `^(?:\\*|${ENTITY_TAG}(?:[ \\t]*,[ \\t]*${ENTITY_TAG})*)$`,
+  maxLength: 1024,
+} as const;
+const IF_MATCH = new RegExp(IF_MATCH_FORM.pattern);
+const IF_NONE_MATCH = new RegExp(IF_NONE_MATCH_FORM.pattern);
 
-/** `If-None-Match` against the response's tag, by weak comparison (RFC 9110 §13.1.2). */
+/** A read's `If-None-Match`, checked for form before anything runs: `*` or a list of tags (400 otherwise). */
+export function readPrecondition(req: Request): void {
+  const header = req.headers['if-none-match']?.trim();
+  if (header === undefined || header === '') return;
+  if (header.length > IF_NONE_MATCH_FORM.maxLength || !IF_NONE_MATCH.test(header))
+    throw new AppError(
+      'BAD_REQUEST',
+      `If-None-Match: must be \`*\` or entity tags such as "3.r2" separated by commas, at most ${IF_NONE_MATCH_FORM.maxLength} characters`,
+    );
+}
+
+/** `If-None-Match` against the response's tag, by weak comparison (RFC 9110 §13.1.2); its form was checked before. */
 export function notModified(req: Request, etag: string): boolean {
-  const header = req.headers['if-none-match'];
+  const header = req.headers['if-none-match']?.trim();
   if (!header) return false;
-  if (header.trim() === '*') return true;
-  if (!TAG_LIST.test(header)) return false;
+  if (header === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
@@ -96,15 +119,19 @@ function preconditionsOf(req: Request): { ifMatch: string | undefined; onlyIfNon
       'If-None-Match on a write: only `*` (use If-Match to write a known version)',
     );
   const ifMatch = req.headers['if-match']?.trim() || undefined;
-  if (ifMatch !== undefined && ifMatch !== '*') {
-    if (!TAG_LIST.test(ifMatch))
-      throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
-    if ((ifMatch.match(/"[^"]*"/g) ?? []).length > 1)
+  if (ifMatch !== undefined && !IF_MATCH.test(ifMatch)) {
+    if (IF_NONE_MATCH.test(ifMatch))
       throw new AppError(
         'BAD_REQUEST',
         'If-Match: give one entity tag (the ETag of the version you are changing)',
       );
+    throw new AppError('BAD_REQUEST', 'If-Match: must be `*` or an entity tag such as "3.r2"');
   }
+  if (ifMatch !== undefined && ifMatch.length > IF_MATCH_FORM.maxLength)
+    throw new AppError(
+      'BAD_REQUEST',
+      `If-Match: at most ${IF_MATCH_FORM.maxLength} characters (longer than any entity tag this server issues)`,
+    );
   return { ifMatch, onlyIfNone: unlessAny === '*' };
 }
 

@@ -11,7 +11,7 @@ import { apiKeyFrom } from './credentials';
 import { requestIdOf } from './request-context';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 import type { Idempotency } from './idempotency';
-import { bodyTag, createPrecondition, notModified, writePrecondition } from './conditional';
+import { bodyTag, createPrecondition, notModified, readPrecondition, writePrecondition } from './conditional';
 import { secretAnswer } from './cache-policy';
 
 export interface RouterDeps {
@@ -85,6 +85,7 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
       ? writePrecondition(req, deps.env.REQUIRE_IF_MATCH && route.method !== 'post')
       : null;
   if (route.createsVersioned) createPrecondition(req);
+  if (route.method === 'get') readPrecondition(req);
   if (route.carriesSecret) secretAnswer(res);
   if (route.method === 'post') {
     const store = (route.idempotency ?? 'store') === 'store';

@@ -5,6 +5,7 @@ import { ALL_SCOPES } from '@platform/auth';
 import { LISTING_PARAMETER, listingParameterGroups } from '@platform/listing';
 import type { RouteDefinition } from '../http/route';
 import { CREDENTIAL_HEADERS, NO_STORE, PRIVATE_ANSWER } from '../http/cache-policy';
+import { IF_MATCH_FORM, IF_NONE_MATCH_FORM } from '../http/conditional';
 import { ProblemDetails, errorResponseSchema } from './error-schemas';
 import { exampleFromSchema } from './schema-example';
 import type { RestEnvironment } from '../environment';
@@ -295,16 +296,16 @@ const IF_NONE_MATCH_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison).',
-  schema: { type: 'string', maxLength: 1024 },
+    'Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400.',
+  schema: { type: 'string', ...IF_NONE_MATCH_FORM },
 };
 const IF_MATCH_PARAMETER = {
   name: 'If-Match',
   in: 'header',
   required: false,
   description:
-    'The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.',
-  schema: { type: 'string', maxLength: 80, pattern: '^(\\*|"[\\x21\\x23-\\x7e]*")$' },
+    'The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.',
+  schema: { type: 'string', ...IF_MATCH_FORM },
   example: '"3.r2"',
 };
 /** RFC 9110 §13.1.2 on a write: `*` = "only if there is none"; a write never creates a record, so 412 when it exists. */

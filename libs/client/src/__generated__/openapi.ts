@@ -1727,7 +1727,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2781,7 +2781,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3238,7 +3238,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3752,7 +3752,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -4480,7 +4480,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -5045,7 +5045,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -5777,7 +5777,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -6365,7 +6365,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -6953,7 +6953,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -9803,7 +9803,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -10806,7 +10806,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -11322,7 +11322,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -11887,7 +11887,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -12657,7 +12657,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -13755,7 +13755,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -14268,7 +14268,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -14950,7 +14950,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -15515,7 +15515,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -16274,7 +16274,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -17375,7 +17375,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -17890,7 +17890,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -18573,7 +18573,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -19138,7 +19138,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -20891,7 +20891,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -22091,7 +22091,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -22609,7 +22609,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -23179,7 +23179,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -23935,7 +23935,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -24525,7 +24525,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
