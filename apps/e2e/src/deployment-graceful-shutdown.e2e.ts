@@ -223,51 +223,48 @@ describe('graceful shutdown under load (deployment)', () => {
     expectShutdownLog(temp.path, 'rest');
   }, 60_000);
 
-  it('when gateway gets SIGTERM under keep-alive load, then every request sent succeeds, readiness turns 503 and it exits 0', async () => {
-    const query = JSON.stringify({
-      query: 'query ($id: ID!) { user(id: $id) { id username } }',
-      variables: { id: String(userId) },
+  /** A GraphQL read sent to `/graphql` with the member's token, and whether the answer names what it should. */
+  const graphqlLoad = (
+    query: string,
+    variables: Record<string, string>,
+    extraHeaders: Record<string, string> = {},
+  ) =>
+    sending({
+      method: 'POST',
+      path: '/graphql',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extraHeaders },
+      body: JSON.stringify({ query, variables }),
     });
+  const answered =
+    (field: 'user' | 'item', key: 'username' | 'name', expected: () => string) => (body: string) => {
+      const parsed = JSON.parse(body) as {
+        data?: Record<string, Record<string, string> | undefined>;
+        errors?: unknown;
+      };
+      return parsed.errors === undefined && parsed.data?.[field]?.[key] === expected();
+    };
+
+  it('when gateway gets SIGTERM under keep-alive load, then every request sent succeeds, readiness turns 503 and it exits 0', async () => {
     const outcome = await runLoadAndTerminate(
       system,
       'gateway',
-      sending({
-        method: 'POST',
-        path: '/graphql',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: query,
-      }),
-      (body) => {
-        const parsed = JSON.parse(body) as { data?: { user?: { username?: string } }; errors?: unknown };
-        return parsed.errors === undefined && parsed.data?.user?.username === username;
-      },
+      graphqlLoad('query ($id: ID!) { user(id: $id) { id username } }', { id: String(userId) }),
+      answered('user', 'username', () => username),
     );
     expectCleanDrain(outcome);
     expectShutdownLog(temp.path, 'gateway');
   }, 60_000);
 
   it('when a subgraph (items) gets SIGTERM under keep-alive load, then every request sent succeeds, readiness turns 503 and it exits 0', async () => {
-    const query = JSON.stringify({
-      query: 'query ($id: ID!) { item(id: $id) { id name } }',
-      variables: { id: String(itemId) },
-    });
     const outcome = await runLoadAndTerminate(
       system,
       'items',
-      sending({
-        method: 'POST',
-        path: '/graphql',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'x-subgraph-secret': subgraphSecret,
-        },
-        body: query,
-      }),
-      (body) => {
-        const parsed = JSON.parse(body) as { data?: { item?: { name?: string } }; errors?: unknown };
-        return parsed.errors === undefined && parsed.data?.item?.name === `drain-${suffix}`;
-      },
+      graphqlLoad(
+        'query ($id: ID!) { item(id: $id) { id name } }',
+        { id: String(itemId) },
+        { 'x-subgraph-secret': subgraphSecret },
+      ),
+      answered('item', 'name', () => `drain-${suffix}`),
     );
     expectCleanDrain(outcome);
     expectShutdownLog(temp.path, 'items');
