@@ -25,7 +25,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { signAccessToken } from '@platform/auth';
-import { makeTempDir, startSystem, type AppName, type RunningSystem } from '@platform/dev-stack';
+import {
+  makeTempDir,
+  productionMode,
+  startSystem,
+  type AppName,
+  type RunningSystem,
+} from '@platform/dev-stack';
 import { http, testStack } from '@platform/testing';
 
 const stack = testStack();
@@ -166,8 +172,7 @@ describe('graceful shutdown under load (deployment)', () => {
       freePorts: true,
       logDir: temp.path,
       env: {
-        NODE_ENV: 'production',
-        SUBGRAPH_SECRET: subgraphSecret,
+        ...productionMode(subgraphSecret),
         // The shutdown lines are info lines; the access log stays quiet.
         LOG_LEVEL: 'info',
         DATA_DIR: temp.path,
