@@ -206,6 +206,7 @@ export const eventsRoutes = [
       'At most `WEBHOOK_MAX_PER_OWNER` (20) per user (409 beyond).',
     body: WebhookCreate,
     idempotency: 'validate-only',
+    carriesSecret: true,
     responses: {
       201: { description: 'The webhook with its signing secret', schema: WebhookWithSecret },
       409: { description: 'Too many webhooks' },
@@ -217,7 +218,6 @@ export const eventsRoutes = [
         status: 201,
         body: withSecret(created),
         headers: {
-          'cache-control': 'no-store',
           location: locationOf(version, WEBHOOK_PATH, {}, created.webhook.id),
           etag: versionTag(created.webhook.version, version),
         },
@@ -299,12 +299,13 @@ export const eventsRoutes = [
     params: WebhookIdParams,
     body: WebhookRotate,
     idempotency: 'validate-only',
+    carriesSecret: true,
     responses: { 200: { description: 'The webhook with its new secret', schema: WebhookWithSecret } },
     handler: async ({ params, body, gateway, credentials }) => {
       const variables = { id: String(params.webhook_id), overlapSeconds: body.overlap_seconds ?? null };
       const rotated = (await gateway.execute(RotateWebhookSecret, variables, credentials))
         .rotateWebhookSecret;
-      return { status: 200, body: withSecret(rotated), headers: { 'cache-control': 'no-store' } };
+      return { status: 200, body: withSecret(rotated) };
     },
   }),
   webhookRoute({
