@@ -698,7 +698,7 @@ export interface components {
              * @description The problem type: `https://api-platform.example/problems/<code in kebab case>`, one per `code`; an identifier, not a page to fetch.
              * @enum {string}
              */
-            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/request-timeout" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/headers-too-large" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable";
+            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/request-timeout" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/headers-too-large" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable" | "https://api-platform.example/problems/outcome-unknown";
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
             /**
@@ -2363,6 +2363,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2672,7 +2674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -2712,6 +2714,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -3941,6 +3987,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,7 +4342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -4334,6 +4382,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -4593,6 +4685,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -4835,7 +4973,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -4875,6 +5013,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -5179,6 +5361,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5532,7 +5716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -5572,6 +5756,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -5854,7 +6082,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -5875,6 +6103,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,7 +6326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6136,6 +6366,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -6418,7 +6692,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6439,6 +6713,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,7 +6936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6700,6 +6976,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -6993,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7014,6 +7334,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7323,7 +7645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7363,6 +7685,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -7561,7 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7582,6 +7948,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7847,7 +8215,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7887,6 +8255,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -8085,7 +8497,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8106,6 +8518,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8371,7 +8785,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8411,6 +8825,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -8605,7 +9063,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8626,6 +9084,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8891,7 +9351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8931,6 +9391,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -9114,7 +9618,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9135,6 +9639,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9400,7 +9906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9440,6 +9946,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -10094,6 +10644,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10359,7 +10911,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -10399,6 +10951,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -11149,6 +11745,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -11391,7 +12033,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -11431,6 +12073,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -11714,6 +12400,52 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -12046,7 +12778,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -12086,6 +12818,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -12854,7 +13630,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -12875,6 +13651,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13184,7 +13962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13224,6 +14002,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -13996,6 +14818,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -14326,7 +15194,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -14366,6 +15234,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -14625,6 +15537,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -14867,7 +15825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -14907,6 +15865,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -15189,6 +16191,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -15519,7 +16567,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -15559,6 +16607,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -16322,7 +17414,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16343,6 +17435,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16652,7 +17746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16692,6 +17786,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -17467,6 +18605,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -17797,7 +18981,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -17837,6 +19021,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -18096,6 +19324,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -18338,7 +19612,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -18378,6 +19652,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -18662,6 +19980,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -18992,7 +20356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -19032,6 +20396,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -19306,7 +20714,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -19327,6 +20735,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19504,7 +20914,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -19544,6 +20954,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -19950,7 +21404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -19990,6 +21444,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -20840,7 +22338,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -20861,6 +22359,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21170,7 +22670,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -21210,6 +22710,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -21967,6 +23511,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -22209,7 +23799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -22249,6 +23839,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -22534,6 +24168,52 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
@@ -22866,7 +24546,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -22906,6 +24586,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
