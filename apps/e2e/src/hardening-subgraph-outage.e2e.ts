@@ -10,6 +10,9 @@ import { errorCodes, unique, http, startExtraApp, testStack } from '@platform/te
 
 const stack = testStack();
 const SUBGRAPH_TIMEOUT_MS = 1_000;
+const WRITE_COMMIT_TIMEOUT_MS = 500;
+/** A mutation is waited for past the deadline by the commit bound and 1.5 s of slack (ADR 0020). */
+const MUTATION_WAIT_MS = SUBGRAPH_TIMEOUT_MS + WRITE_COMMIT_TIMEOUT_MS + 1_500;
 const token = signAccessToken(
   { sub: 'admin', uid: null, role: 'admin', scopes: [...ALL_SCOPES], kind: 'user' },
   stack.jwtSecret,
@@ -56,6 +59,7 @@ describe('a hanging or stopped subgraph', () => {
     users = ownUsers.proc;
     const ownGateway = await start('gateway', {
       SUBGRAPH_TIMEOUT_MS: String(SUBGRAPH_TIMEOUT_MS),
+      WRITE_COMMIT_TIMEOUT_MS: String(WRITE_COMMIT_TIMEOUT_MS),
       USERS_SUBGRAPH_URL: `${ownUsers.base}/graphql`,
       ITEMS_SUBGRAPH_URL: `http://127.0.0.1:${hangingPort}/graphql`,
       AUTH_SUBGRAPH_URL: `${stack.urls['auth']}/graphql`,
@@ -94,6 +98,21 @@ describe('a hanging or stopped subgraph', () => {
     expect(viaRest.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 1_500);
   });
 
+  it('when a subgraph never answers a mutation, then its outcome is unknown: OUTCOME_UNKNOWN after the deadline and the commit bound, REST 504 without Retry-After', async () => {
+    const graphql = await timed(() =>
+      http.graphql(gatewayUrl, 'mutation { updateItem(id: "1", input: { name: "x" }) { id } }', {}, { token }),
+    );
+    expect(errorCodes(graphql.result.body)).toEqual(['OUTCOME_UNKNOWN']);
+    expect(graphql.ms).toBeGreaterThanOrEqual(MUTATION_WAIT_MS - 50);
+    expect(graphql.ms).toBeLessThan(MUTATION_WAIT_MS + 1_500);
+
+    const viaRest = await timed(() => http.patch(`${restUrl}/items/1`, { token, json: { name: 'x' } }));
+    expect(viaRest.result.status).toBe(504);
+    expect(viaRest.result.headers.get('retry-after')).toBeNull();
+    expect(viaRest.result.text).toMatch(/may or may not have been made/);
+    expect(viaRest.result.text).not.toMatch(/items|127\.0\.0\.1|timeout/i);
+  });
+
   it('when one subgraph hangs, then operations on the others are unaffected', async () => {
     const user = await timed(() => http.get(`${restUrl}/users/1`, { token }));
     expect([200, 404]).toContain(user.result.status);
@@ -118,5 +137,11 @@ describe('a hanging or stopped subgraph', () => {
     const posts = await http.get(`${restUrl}/posts/1`, { token });
     expect(posts.status).not.toBe(503);
     expect(posts.status).toBeLessThan(500);
+
+    // Nothing reached a stopped subgraph, so a write there changed nothing: 503 with Retry-After, at once.
+    const write = await timed(() => http.patch(`${restUrl}/users/1`, { token, json: { full_name: 'x' } }));
+    expect(write.result.status).toBe(503);
+    expect(write.result.headers.get('retry-after')).toBeTruthy();
+    expect(write.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
   });
 });

@@ -11,6 +11,7 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { printSchema } from 'graphql';
+import { Deadline, DEFAULT_COMMIT_TIMEOUT_MS } from '@platform/contracts';
 import { maskGraphQLError } from '@platform/errors';
 import {
   CLIENT_IP_HEADER,
@@ -159,7 +160,10 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
         typeof forwardedIp === 'string' && forwardedIp !== ''
           ? forwardedIp
           : clientIp(req, options.trustProxy);
-      return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip };
+      // The operation's write deadline starts once the caller is known (ADR 0020): every subgraph fetch hands what is
+      // left of it down, and a mutation's fetch waits for it plus the commit bound.
+      const deadline = Deadline.in(options.subgraphTimeoutMs, options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS);
+      return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip, deadline };
     },
   });
   const hardening = createHttpHardening({ corsOrigins: options.corsOrigins });

@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     introspection: env.GRAPHQL_INTROSPECTION,
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+    commitTimeoutMs: env.WRITE_COMMIT_TIMEOUT_MS,
     apiKeys: credentials.apiKeys,
     tokenStatus: credentials.tokenStatus,
     limits: graphqlLimitsOf(env),

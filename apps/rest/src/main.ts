@@ -63,6 +63,7 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
     supergraphSdl: readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8'),
     subgraphUrls: subgraphUrlsOf(env),
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
+    commitTimeoutMs: env.WRITE_COMMIT_TIMEOUT_MS,
     subgraphSecret: env.subgraphSecret,
     dedupReads: env.SUBGRAPH_DEDUP,
     logger,

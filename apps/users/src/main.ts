@@ -17,6 +17,8 @@ runSubgraph({
   name: 'users',
   loadEnvironment: loadUsersEnvironment,
   indexes: userIndexes,
+  // Development and tests: each request's MongoDB commands in `extensions.mongoCommands` (write round trips, ADR 0020).
+  monitorCommands: true,
   createApp: async ({ env, logger, deps }) => {
     const internal = { caller: 'users', jwtSecret: env.jwtSecret, subgraphSecret: env.subgraphSecret };
     const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, internal);

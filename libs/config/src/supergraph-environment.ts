@@ -14,6 +14,11 @@ export const supergraphEnvironment = z.object({
   /** The supergraph composed at build time (tools/build.mjs); defaults to the file beside the bundle. */
   SUPERGRAPH_PATH: z.string().optional(),
   SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /**
+   * How long a write step a subgraph sent before its deadline (SUBGRAPH_TIMEOUT_MS) may take to commit or abort; a
+   * mutation is waited for this much longer than a read (ADR 0020).
+   */
+  WRITE_COMMIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
   /** How long a verified API key is reused without asking auth again: also the longest a revoked key keeps working. */
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),

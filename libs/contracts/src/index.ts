@@ -78,3 +78,14 @@ export {
   WebhookDeliveriesQuery,
   WebhookDeliveryPage,
 } from './events';
+export {
+  Deadline,
+  DEADLINE_HEADER,
+  COMMIT_TIMEOUT_HEADER,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_COMMIT_TIMEOUT_MS,
+  MUTATION_SLACK_MS,
+  currentDeadline,
+  deadlineExceeded,
+  withDeadline,
+} from './deadline';

@@ -55,6 +55,17 @@ export const validationError = (details: FieldError[], message?: string): AppErr
 export const notFound = (type: string, id: string | number): AppError =>
   new AppError('NOT_FOUND', `${type} ${id} not found`, { resource: { type, id: String(id) } });
 
+/** The one text of OUTCOME_UNKNOWN, shown by every format (a 5xx whose message is guidance, not internals). */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  'The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key';
+
+/**
+ * A write was sent and whether it committed could not be learned in time (ADR 0020): 504, no Retry-After; the client
+ * reads the resource (its version tells) or retries a POST with the same Idempotency-Key.
+ */
+export const outcomeUnknown = (cause?: unknown): AppError =>
+  new AppError('OUTCOME_UNKNOWN', OUTCOME_UNKNOWN_MESSAGE, cause === undefined ? {} : { cause });
+
 function describeFields(details: FieldError[]): string {
   if (details.length === 0) return 'Validation failed';
   return `Validation failed: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`;

@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   HEADERS_TOO_LARGE: { status: 431, errorCode: 'HEADERS_TOO_LARGE' },
   INTERNAL_SERVER_ERROR: { status: 500, errorCode: 'INTERNAL_ERROR' },
   SERVICE_UNAVAILABLE: { status: 503, errorCode: 'SERVICE_UNAVAILABLE' },
+  /** A write was sent and its outcome could not be learned in time: never a retry invitation (ADR 0020). */
+  OUTCOME_UNKNOWN: { status: 504, errorCode: 'OUTCOME_UNKNOWN' },
 } as const satisfies Record<string, { status: number; errorCode: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

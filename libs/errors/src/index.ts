@@ -1,6 +1,14 @@
 /** One registry of error codes, one AppError type, and the one mapping from errors to GraphQL and to HTTP bodies. */
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './error-codes';
-export { AppError, type FieldError, type ResourceRef, validationError, notFound } from './app-error';
+export {
+  AppError,
+  type FieldError,
+  type ResourceRef,
+  validationError,
+  notFound,
+  outcomeUnknown,
+  OUTCOME_UNKNOWN_MESSAGE,
+} from './app-error';
 export { toGraphQLError, fromGraphQLError, maskGraphQLError, type GraphQLErrorLike } from './graphql-errors';
 export {
   renderError,

@@ -21,6 +21,10 @@ export const localizedMessages: Record<string, Record<Language, string>> = {
   },
   INTERNAL_ERROR: { en: 'Internal server error.', es: 'Error interno del servidor.' },
   SERVICE_UNAVAILABLE: { en: 'The service is temporarily unavailable.', es: 'El servicio no está disponible temporalmente.' },
+  OUTCOME_UNKNOWN: {
+    en: 'The change may or may not have been made; read the resource before trying again.',
+    es: 'El cambio puede haberse realizado o no; lea el recurso antes de volver a intentarlo.',
+  },
 };
 
 /** The first supported language named in an Accept-Language header, or undefined. */

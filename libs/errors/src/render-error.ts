@@ -2,7 +2,7 @@
  * Renders an AppError as the deployment's one error body shape (docs/interface.md#error-formats), or as RFC 9457
  * problem details.
  */
-import { AppError } from './app-error';
+import { AppError, OUTCOME_UNKNOWN_MESSAGE } from './app-error';
 import { ERROR_CODES } from './error-codes';
 import { localizedMessages, pickLanguage } from './messages';
 
@@ -62,6 +62,7 @@ const PROBLEM_TITLES: Record<number, string> = {
 const TITLE_OF_CODE: Partial<Record<string, string>> = {
   INVALID_INPUT: 'Validation failed',
   LOGIN_FAILED: 'Login failed',
+  OUTCOME_UNKNOWN: 'Outcome unknown',
 };
 
 const GENERIC_5XX: Record<number, string> = {
@@ -77,8 +78,13 @@ export function renderError(error: unknown, options: RenderOptions): RenderedErr
       ? error
       : new AppError('INTERNAL_SERVER_ERROR', 'Internal server error', { cause: error });
   const status = statusOf(appError, options);
-  // 5xx never carries the original text: a generic message in every format.
-  const message = status >= 500 ? (GENERIC_5XX[status] ?? 'Internal server error') : appError.message;
+  // 5xx never carries the original text: a generic message in every format (an unknown outcome: its fixed guidance).
+  const message =
+    appError.code === 'OUTCOME_UNKNOWN'
+      ? OUTCOME_UNKNOWN_MESSAGE
+      : status >= 500
+        ? (GENERIC_5XX[status] ?? 'Internal server error')
+        : appError.message;
   const headers = { ...(appError.headers ?? {}) };
   const errorCode = ERROR_CODES[appError.code].errorCode;
   const json = (body: Record<string, unknown>): RenderedError => ({

@@ -8,9 +8,11 @@
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
 import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
+import { COMMIT_TIMEOUT_HEADER, DEADLINE_HEADER, DEFAULT_COMMIT_TIMEOUT_MS, Deadline } from '@platform/contracts';
+import { outcomeUnknown } from '@platform/errors';
 import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { inFlightReads, isTimeout, metricsRecording } from '@platform/metrics';
-import { GraphQLHttpClient, type GraphQLHttpAnswer } from '@platform/service';
+import { GraphQLHttpClient, UpstreamUnavailableError, type GraphQLHttpAnswer } from '@platform/service';
 import type { SubgraphReadCache } from '@platform/read-cache';
 import { countingQueryPlanCache } from './query-plan-cache';
 import type { WarmUpContext } from './warm-up';
@@ -24,6 +26,11 @@ export interface FederationContext extends WarmUpContext {
   clientIp?: string | undefined;
   /** The REST facade's fixed operations (proven by x-facade-proof, or embedded): REST's `limit` may reach 1000. */
   facade?: boolean | undefined;
+  /**
+   * The operation's write deadline, set when it starts (ADR 0020): each subgraph fetch hands what is left of it down;
+   * absent: each fetch starts its own (SUBGRAPH_TIMEOUT_MS).
+   */
+  deadline?: Deadline | undefined;
 }
 
 export interface SupergraphGatewayOptions {
@@ -31,6 +38,16 @@ export interface SupergraphGatewayOptions {
   /** Subgraph name -> URL; overrides the URLs recorded in the supergraph. */
   subgraphUrls: Record<string, string>;
   subgraphTimeoutMs: number;
+  /**
+   * WRITE_COMMIT_TIMEOUT_MS: how long a write step a subgraph sent before its deadline may take to commit or abort
+   * (ADR 0020). A mutation's fetch waits for the deadline plus this plus MUTATION_SLACK_MS.
+   */
+  commitTimeoutMs?: number | undefined;
+  /**
+   * How long a mutation's fetch may wait at most, instead of the above: the embedded facade answers its client itself
+   * at the deadline plus the commit bound and keeps waiting for the real outcome (its Idempotency-Key stores it).
+   */
+  mutationWaitMs?: number | undefined;
   /** SUBGRAPH_SECRET, presented on every subgraph call. */
   subgraphSecret: string;
   logger: Logger;
@@ -93,11 +110,14 @@ class InFlightReads<T> {
   }
 }
 
-/** The dedup key: the body and every header but the request id (which differs per request and grants nothing). */
+/** Headers that differ per request and grant nothing: the request id and the deadline (ADR 0020). */
+const PER_REQUEST_HEADERS = new Set([REQUEST_ID_HEADER, DEADLINE_HEADER, COMMIT_TIMEOUT_HEADER]);
+
+/** The dedup key: the body and every header but the per-request ones. */
 function readKey(body: string, headers: Record<string, string>): string {
   let key = body;
   for (const name of Object.keys(headers).sort()) {
-    if (name !== REQUEST_ID_HEADER) key += `\n${name}:${headers[name]}`;
+    if (!PER_REQUEST_HEADERS.has(name)) key += `\n${name}:${headers[name]}`;
   }
   return key;
 }
@@ -113,6 +133,8 @@ function readKey(body: string, headers: Record<string, string>): string {
 class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   constructor(
     private readonly client: GraphQLHttpClient,
+    /** The deadline of a fetch whose operation set none, and how long a mutation's fetch waits beyond it. */
+    private readonly timing: { deadlineMs: number; commitMs: number; mutationWaitMs: number | undefined },
     private readonly onUnavailable: (url: string, error: Error) => void,
     /** Identical reads in flight share one fetch (SUBGRAPH_DEDUP); undefined: every read is sent. */
     private readonly inFlight: InFlightReads<GraphQLHttpAnswer> | undefined,
@@ -126,6 +148,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
   }: GraphQLDataSourceProcessOptions<FederationContext>): Promise<GatewayResponse> {
     if (!request.query) throw new Error('Missing query');
     const headers: Record<string, string> = {};
+    let deadline: Deadline | undefined;
     if ('requestId' in context) {
       const ctx = context as FederationContext;
       // A dry run (plans warmed at start) plans the fetches but sends none.
@@ -134,7 +157,12 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       headers[REQUEST_ID_HEADER] = ctx.requestId;
       if (ctx.clientIp) headers[CLIENT_IP_HEADER] = ctx.clientIp;
       if (ctx.facade) headers[FACADE_CALL_HEADER] = '1';
+      deadline = ctx.deadline;
     }
+    // The subgraph starts no write step after the deadline and bounds each by the commit timeout (ADR 0020); a read
+    // may write too (an API key's recorded use), so every fetch carries them.
+    deadline ??= Deadline.in(this.timing.deadlineMs, this.timing.commitMs);
+    Object.assign(headers, deadline.headers());
     const body = JSON.stringify({
       query: request.query,
       variables: request.variables,
@@ -171,9 +199,15 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
               cached && `${readKey(body, headers)}\ngeneration:${cached.generation}`,
               fetch,
             )
-          : await fetch();
+          : query
+            ? await fetch()
+            : await this.mutate(body, headers, deadline);
     } catch (error) {
-      throw this.unavailable(error instanceof Error ? error : new Error(String(error)));
+      const failure = error instanceof Error ? error : new Error(String(error));
+      // A mutation that may have reached the subgraph may be committing there: never a 503 inviting a retry.
+      if (!query && !(error instanceof UpstreamUnavailableError && !error.mayHaveReached))
+        throw this.outcomeUnknown(failure);
+      throw this.unavailable(failure);
     }
     if (answer.status < 200 || answer.status >= 300) {
       const code =
@@ -193,13 +227,27 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     return answer.payload as GatewayResponse;
   }
 
+  /**
+   * A mutation waits for the subgraph's answer past the deadline by its commit bound (plus slack for the last read that
+   * settles an uncertain write): a healthy subgraph then has answered with the real outcome.
+   */
+  private mutate(body: string, headers: Record<string, string>, deadline: Deadline): Promise<GraphQLHttpAnswer> {
+    return this.client.post(body, headers, Math.max(1, this.timing.mutationWaitMs ?? deadline.mutationWaitMs()));
+  }
+
   private unavailable(error: Error): GraphQLError {
     this.onUnavailable(this.client.url, error);
     return new GraphQLError('Service temporarily unavailable', {
       extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
   }
+
+  private outcomeUnknown(error: Error): GraphQLError {
+    this.onUnavailable(this.client.url, error);
+    return new GraphQLError(outcomeUnknown().message, { extensions: { code: 'OUTCOME_UNKNOWN' } });
+  }
 }
+
 
 export function createSupergraphGateway(options: SupergraphGatewayOptions): SupergraphGateway {
   const clients: GraphQLHttpClient[] = [];
@@ -227,7 +275,12 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
       const inFlight =
         options.dedupReads === false || !options.readCache ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
       const readCache = options.readCache && { cache: options.readCache, subgraph: name };
-      return new SubgraphDataSource(client, onUnavailable, inFlight, readCache);
+      const timing = {
+        deadlineMs: options.subgraphTimeoutMs,
+        commitMs: options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS,
+        mutationWaitMs: options.mutationWaitMs,
+      };
+      return new SubgraphDataSource(client, timing, onUnavailable, inFlight, readCache);
     },
     logger: {
       debug: () => undefined,

@@ -130,14 +130,13 @@ export class RecordService<T extends VersionedRecord> {
   ): Promise<boolean> {
     const principal = this.writer(caller);
     const id = parseEntityId(rawId, 'id');
-    await this.requireWritable(principal, id, rawParentId);
+    // The one read of the record: authorisation here, and its version for the claim (no second read there).
+    const current = await this.requireWritable(principal, id, rawParentId);
     const cascade = this.options.cascade;
-    const deleted = await this.repository.deleteById(
-      id,
-      expectedVersion,
-      cascade && (() => cascade(id)),
-      this.writeEvent(caller, 'deleted'),
-    );
+    const deleted = await this.repository.deleteById(id, expectedVersion, cascade && (() => cascade(id)), {
+      current,
+      event: this.writeEvent(caller, 'deleted'),
+    });
     if (!deleted) throw notFound(this.kind.label, id);
     return true;
   }
@@ -190,15 +189,13 @@ export class RecordService<T extends VersionedRecord> {
     const principal = this.writer(caller);
     const id = parseEntityId(rawId, 'id');
     const changes = changesOf(rawInput);
-    await this.requireWritable(principal, id, rawParentId);
+    // The one read of the record: authorisation here, and its version for the claim (no second read there).
+    const current = await this.requireWritable(principal, id, rawParentId);
     this.options.authorizeChanges?.(principal, changes);
-    const updated = await this.repository.update(
-      id,
-      changes,
-      new Date(),
-      expectedVersion,
-      this.writeEvent(caller, 'updated'),
-    );
+    const updated = await this.repository.update(id, changes, new Date(), expectedVersion, {
+      current,
+      event: this.writeEvent(caller, 'updated'),
+    });
     if (!updated) throw notFound(this.kind.label, id);
     return updated;
   }

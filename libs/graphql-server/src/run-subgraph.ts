@@ -16,6 +16,7 @@ import {
 } from '@platform/config';
 import { createLogger, type Logger } from '@platform/logging';
 import {
+  claimRetention,
   connectMongo,
   ensureIndexes,
   missingIndexes,
@@ -109,7 +110,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     });
     if (process.argv.includes(CREATE_INDEXES_FLAG)) {
       await ensureIndexes(mongo.db, definition.indexes);
-      logger.info({ indexes: definition.indexes.length + 1 }, `${definition.name}: indexes created`);
+      logger.info({ indexes: definition.indexes.length + 2 }, `${definition.name}: indexes created`);
       await mongo.close();
       logger.flush();
       process.exit(0);
@@ -117,6 +118,8 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     let indexes: IndexWatch = { present: () => true, stop: () => undefined };
     if (env.MONGO_INDEXES === 'create') await ensureIndexes(mongo.db, definition.indexes);
     else indexes = watchIndexes(mongo, definition.indexes, logger);
+    // Version claims outlive their writes (ADR 0020): the TTL index removes them, or (none) this process sweeps.
+    const retention = claimRetention(mongo.db, logger);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
     // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
     const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
@@ -152,6 +155,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
         await definition.close?.(app);
         await relay?.close();
         await writes.close();
+        await retention.stop();
         await mongo.close();
       },
     });

@@ -17,6 +17,7 @@ import {
   type RequestCaller,
 } from '@platform/auth';
 import type { Logger } from '@platform/logging';
+import { Deadline, withDeadline } from '@platform/contracts';
 import { createGraphQLHandler } from './graphql-handler';
 import { graphqlMetricsPlugin } from '@platform/service';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './graphql-limits';
@@ -145,5 +146,9 @@ export async function startSubgraph<TContext extends BaseSubgraphContext & Subgr
       });
     },
   });
-  return { server, handler: stats ? stats.wrap(handler) : handler };
+  // The caller's deadline (ADR 0020: trusted, like the headers above, behind the subgraph-secret guard) is the scope
+  // every write step of the request checks before it starts.
+  const withCallerDeadline = (req: IncomingMessage, res: ServerResponse) =>
+    withDeadline(Deadline.fromHeaders(req.headers), () => handler(req, res));
+  return { server, handler: stats ? stats.wrap(withCallerDeadline) : withCallerDeadline };
 }

@@ -6,11 +6,20 @@ export {
   type MongoHandle,
   type ConnectOptions,
 } from './connection';
-export { nextSequenceValue, reserveSequenceUpTo, ID_CLAIMS_COLLECTION, ID_CLAIMS_INDEX } from './counters';
+export {
+  nextSequenceValue,
+  reserveSequenceUpTo,
+  ID_CLAIMS_COLLECTION,
+  ID_CLAIMS_INDEX,
+  ID_BLOCK_SIZE,
+} from './counters';
 export {
   isDuplicateKeyError,
   duplicateKeyField,
   isDatabaseUnavailableError,
+  isBusyError,
+  isTimeLimitError,
+  writeMayHaveApplied,
   databaseAppError,
   DATABASE_RETRY_AFTER_SECONDS,
 } from './mongo-errors';
@@ -24,10 +33,17 @@ export {
   versionOf,
   atVersion,
   VERSION_CLAIMS_COLLECTION,
+  VERSION_CLAIMS_TTL_INDEX,
+  CLAIM_RETENTION_MS,
   type Versioned,
+  type VersionClaim,
   type VersionedWrite,
   type VersionedCollection,
+  type VersionedOptions,
+  type Settled,
 } from './version-claims';
+export { insertWithinDeadline } from './write-steps';
+export { claimRetention, sweepExpiredClaims, type ClaimRetention } from './claim-retention';
 export {
   RecordRepository,
   SequencedCollection,

@@ -1,6 +1,7 @@
 /** Creates each collection's indexes at start; every filter and sort a service offers has one here. */
-import type { CreateIndexesOptions, Db, IndexSpecification } from 'mongodb';
+import { MongoServerError, type CreateIndexesOptions, type Db, type IndexSpecification } from 'mongodb';
 import { ID_CLAIMS_INDEX } from './counters';
+import { VERSION_CLAIMS_TTL_INDEX } from './version-claims';
 
 export interface IndexSpec {
   collection: string;
@@ -14,13 +15,29 @@ export interface IndexSpec {
   prepare?: (db: Db) => Promise<void>;
 }
 
-/** The service's own indexes, plus the id-claims index every database that allocates ids reads. */
-const withClaims = (specs: readonly IndexSpec[]): readonly IndexSpec[] => [ID_CLAIMS_INDEX, ...specs];
+/**
+ * The service's own indexes, plus the id-claims index every database that allocates ids reads and the TTL index that
+ * expires kept version claims (ADR 0020).
+ */
+const withClaims = (specs: readonly IndexSpec[]): readonly IndexSpec[] => [
+  ID_CLAIMS_INDEX,
+  VERSION_CLAIMS_TTL_INDEX,
+  ...specs,
+];
+
+/** A TTL index: optional, since a server without them (FerretDB v1.24) has the claims swept instead. */
+const isTtl = (spec: IndexSpec): boolean => spec.options?.expireAfterSeconds !== undefined;
+/** The code of an option the server does not implement (FerretDB v1.24 for `expireAfterSeconds`). */
+const NOT_IMPLEMENTED = 238;
 
 export async function ensureIndexes(db: Db, specs: readonly IndexSpec[]): Promise<void> {
   for (const spec of withClaims(specs)) {
     await spec.prepare?.(db);
-    await db.collection(spec.collection).createIndex(spec.key, spec.options ?? {});
+    try {
+      await db.collection(spec.collection).createIndex(spec.key, spec.options ?? {});
+    } catch (error) {
+      if (!(isTtl(spec) && error instanceof MongoServerError && error.code === NOT_IMPLEMENTED)) throw error;
+    }
   }
 }
 
@@ -38,7 +55,7 @@ export const indexName = (spec: IndexSpec): string =>
 export async function missingIndexes(db: Db, specs: readonly IndexSpec[]): Promise<string[]> {
   const byCollection = new Map<string, Set<string>>();
   const missing: string[] = [];
-  for (const spec of withClaims(specs)) {
+  for (const spec of withClaims(specs).filter((spec) => !isTtl(spec))) {
     let present = byCollection.get(spec.collection);
     if (!present) {
       const listed = await db

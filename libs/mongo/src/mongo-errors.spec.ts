@@ -7,10 +7,18 @@ import {
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
+  MongoWriteConcernError,
   type TopologyDescription,
 } from 'mongodb';
 import { AppError } from '@platform/errors';
-import { databaseAppError, isDatabaseUnavailableError, isDuplicateKeyError } from './mongo-errors';
+import {
+  databaseAppError,
+  isBusyError,
+  isDatabaseUnavailableError,
+  isDuplicateKeyError,
+  isTimeLimitError,
+  writeMayHaveApplied,
+} from './mongo-errors';
 
 const serverError = (code: number, errmsg: string, labels: string[] = []) =>
   new MongoServerError({ ok: 0, code, errmsg, errorLabels: labels });
@@ -86,4 +94,40 @@ describe('database error classification', () => {
       expect(databaseAppError(error)).toBeUndefined();
     },
   );
+
+  // Measured on FerretDB v1.24.2 (ADR 0020): a findAndModify past its maxTimeMS, and a write that met another's lock.
+  const FERRETDB_TIME_LIMIT =
+    '[msg_findandmodify.go:196 handler.(*Handler).findAndModifyDocument] [update.go:114 common.UpdateDocument] ' +
+    '[collection.go:191 sqlite.(*collection).UpdateAll] [collection.go:177 sqlite.(*collection).UpdateAll.func1] context deadline exceeded';
+  const FERRETDB_BUSY =
+    '[msg_update.go:133 handler.(*Handler).updateDocument] [update.go:114 common.UpdateDocument] ' +
+    '[collection.go:191 sqlite.(*collection).UpdateAll] database is locked (5) (SQLITE_BUSY)';
+
+  it('when FerretDB stops a findAndModify at its maxTimeMS or meets a lock, then the write was not applied and the answer is a 503', () => {
+    for (const error of [serverError(1, FERRETDB_TIME_LIMIT), serverError(50, 'operation exceeded time limit')]) {
+      expect(isTimeLimitError(error)).toBe(true);
+      expect(writeMayHaveApplied(error)).toBe(false);
+      expect(databaseAppError(error)?.code).toBe('SERVICE_UNAVAILABLE');
+    }
+    for (const error of [serverError(1, FERRETDB_BUSY), serverError(112, 'WriteConflict')]) {
+      expect(isBusyError(error)).toBe(true);
+      expect(writeMayHaveApplied(error)).toBe(false);
+      expect(databaseAppError(error)?.code).toBe('SERVICE_UNAVAILABLE');
+    }
+  });
+
+  it('when a write failed after it may have been sent, then it may have applied; when it never left, not', () => {
+    const connect = new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017');
+    // What driver 7.9 gives when the socket or the handshake of a new connection fails.
+    connect.addErrorLabel('SystemOverloadedError');
+    expect(writeMayHaveApplied(connect)).toBe(false);
+    expect(writeMayHaveApplied(new MongoServerSelectionError('no server', {} as TopologyDescription))).toBe(false);
+    expect(writeMayHaveApplied(serverError(11000, 'E11000 duplicate key'))).toBe(false);
+    expect(writeMayHaveApplied(new AppError('SERVICE_UNAVAILABLE', 'deadline'))).toBe(false);
+    expect(writeMayHaveApplied(new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed'))).toBe(true);
+    expect(writeMayHaveApplied(new MongoNetworkTimeoutError('timed out'))).toBe(true);
+    expect(
+      writeMayHaveApplied(new MongoWriteConcernError({ ok: 1, writeConcernError: { code: 64, errmsg: 'waiting' } })),
+    ).toBe(true);
+  });
 });

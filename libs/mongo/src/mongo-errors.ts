@@ -13,6 +13,7 @@ import {
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
+  MongoWriteConcernError,
 } from 'mongodb';
 import { AppError } from '@platform/errors';
 
@@ -56,6 +57,29 @@ const UNAVAILABLE_LABELS = [
 ];
 
 /**
+ * FerretDB v1 (SQLite) answers a write that met another writer's lock as InternalError carrying SQLite's SQLITE_BUSY
+ * ("database is locked"); MongoDB says WriteConflict (112) or LockTimeout (24). The write was not applied and may be
+ * sent again.
+ */
+const BUSY_CODES = new Set([24, 112]);
+const FERRETDB_BUSY = /SQLITE_BUSY|database is locked/;
+
+export const isBusyError = (error: unknown): boolean =>
+  error instanceof MongoServerError &&
+  (BUSY_CODES.has(Number(error.code)) || (error.code === 1 && FERRETDB_BUSY.test(error.message)));
+
+/**
+ * FerretDB v1 answers a findAndModify that ran out of its maxTimeMS as InternalError (code 1) with Go's "context
+ * deadline exceeded" (its find says MaxTimeMSExpired, 50, as MongoDB does for every command).
+ */
+const FERRETDB_TIME_LIMIT = /context deadline exceeded/;
+
+/** The server stopped the command at its maxTimeMS: it was not applied. */
+export const isTimeLimitError = (error: unknown): boolean =>
+  error instanceof MongoServerError &&
+  (error.code === 50 || (error.code === 1 && FERRETDB_TIME_LIMIT.test(error.message)));
+
+/**
  * True when the database is down, unreachable or too slow: network errors (MongoNetworkTimeoutError and
  * MongoPoolClearedError are MongoNetworkErrors), no server selectable, a closed client or server, a CSOT timeout, or
  * a server error whose code or label says the server cannot serve now.
@@ -72,8 +96,47 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
     return true;
   if (!(error instanceof MongoError)) return false;
   if (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) return true;
+  if (isTimeLimitError(error) || isBusyError(error)) return true;
   return UNAVAILABLE_LABELS.some((label) => error.hasErrorLabel(label));
 }
+
+/**
+ * Whether a failed single-document write may still have been applied (ADR 0020). No when the server answered with an
+ * error for the command (a single-document write is atomic: an error answer means it was not applied; a write-concern
+ * error is the exception, the write is applied on the primary), or when the command never left (no server selectable,
+ * the pool cleared or the connection failed before its handshake, a closed client), or when the error is not the
+ * driver's. Yes for every other driver error: the connection broke or timed out with the command sent, and only a read
+ * after its commit bound can tell. (Measured with driver 7.9: a killed server's `connect ECONNREFUSED` comes as a
+ * MongoNetworkError with those labels.)
+ */
+export function writeMayHaveApplied(error: unknown): boolean {
+  // Not the driver's (an AppError of a cascade, a bug): thrown before anything was sent.
+  if (!(error instanceof MongoError)) return false;
+  if (error instanceof MongoWriteConcernError) return true;
+  if (error instanceof MongoServerError) return false;
+  if (
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoServerClosedError
+  )
+    return false;
+  // A connection that could not be established carried no command: the driver labels its failures (socket connect,
+  // handshake) SystemOverloadedError / HandshakeError; a cleared pool hands out none.
+  if (
+    error.hasErrorLabel(MongoErrorLabel.SystemOverloadedError) ||
+    error.hasErrorLabel(MongoErrorLabel.HandshakeError) ||
+    error.name === 'MongoPoolClearedError'
+  )
+    return false;
+  return true;
+}
+
+/**
+ * The write was applied on the primary but its write concern (majority) was not confirmed: it may survive or be rolled
+ * back at a failover, and no read can tell yet (ADR 0020).
+ */
+export const isWriteConcernError = (error: unknown): boolean => error instanceof MongoWriteConcernError;
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;

@@ -8,8 +8,15 @@ import type { Collection, Db, Filter, MatchKeysAndValues, OptionalUnlessRequired
 import type { MongoListPlan } from '@platform/listing';
 import { nextSequenceValue } from './counters';
 import { findByIds } from './find-by-ids';
-import { deleteVersioned, updateVersioned, type Versioned, type VersionedCollection } from './version-claims';
+import {
+  deleteVersioned,
+  updateVersioned,
+  type Versioned,
+  type VersionedCollection,
+  type VersionedOptions,
+} from './version-claims';
 import type { WriteEvent } from './event-outbox';
+import { insertWithinDeadline } from './write-steps';
 
 /** A record this repository keeps: an integer `_id`, a write counter and the time of its last change. */
 export interface VersionedRecord extends Versioned {
@@ -49,9 +56,9 @@ export class SequencedCollection<T extends Versioned & { _id: number }> {
   }
 
   /**
-   * Inserts `document`, with its event recorded around the insert when given (ADR 0023). `settle` runs after the
-   * insert and before the event is published: a check that may undo the insert and throw (a racing deletion of the
-   * parent), so a refused create publishes nothing.
+   * Inserts `document` as a write step of the request (ADR 0020: not after its deadline), with its event recorded
+   * around the insert when given (ADR 0023). `settle` runs after the insert and before the event is published: a check
+   * that may undo the insert and throw (a racing deletion of the parent), so a refused create publishes nothing.
    */
   protected async insertRecorded(
     document: T,
@@ -59,7 +66,7 @@ export class SequencedCollection<T extends Versioned & { _id: number }> {
     settle?: (document: T) => Promise<void>,
   ): Promise<T> {
     const insert = async () => {
-      await this.collection.insertOne(document as OptionalUnlessRequiredId<T>);
+      await insertWithinDeadline(this.collection, document as OptionalUnlessRequiredId<T>);
       await settle?.(document);
       return document;
     };
@@ -118,13 +125,14 @@ export class RecordRepository<T extends VersionedRecord> extends SequencedCollec
   /**
    * Applies the changes as the next version and returns the record after them; null when it does not exist;
    * PRECONDITION_FAILED when `expectedVersion` is given and the record is at another version (see writeVersioned).
+   * `options`: the record as the caller read it (no second read), and the write's event.
    */
   update(
     id: number,
     changes: RecordChanges<T>,
     now: Date,
     expectedVersion?: number | null,
-    event?: WriteEvent<T>,
+    options: VersionedOptions<T> = {},
   ): Promise<T | null> {
     return updateVersioned(
       this.versioned,
@@ -132,7 +140,7 @@ export class RecordRepository<T extends VersionedRecord> extends SequencedCollec
       { ...changes, updatedAt: now } as MatchKeysAndValues<T>,
       expectedVersion,
       {},
-      event,
+      options,
     );
   }
 
@@ -145,9 +153,9 @@ export class RecordRepository<T extends VersionedRecord> extends SequencedCollec
     id: number,
     expectedVersion?: number | null,
     cascade?: () => Promise<void>,
-    event?: WriteEvent<T>,
+    options: VersionedOptions<T> = {},
   ): Promise<boolean> {
-    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade && (() => cascade()), event);
+    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade && (() => cascade()), options);
   }
 
   /** Removes a record with no version check: only for undoing an insert that lost a race (DeletionGuard). */

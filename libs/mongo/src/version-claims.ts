@@ -1,25 +1,74 @@
 /**
- * Optimistic concurrency that holds on FerretDB v1 and MongoDB 7 alike (ADR 0008, ADR 0012): a document's `version`
- * (absent = 0) moves from v to v+1 only by the writer whose insert of `{_id: "<resource>:<id>:v<v>"}` into
- * `version_claims` succeeded. `updateOne({_id, version: v})` alone is not enough: FerretDB v1 evaluates the condition of
- * concurrent writers against the same old document, so several would win. A conditional writer (expected version) that
- * loses the claim, or finds another version, gets 412; an unconditional one re-reads and claims the next version, so it
- * never overwrites a change it did not see pass. The winner removes its claim once the document is at v+1 (a late
- * claimant of v then matches nothing and retries); a claim left by a process that died mid-write is taken over after
- * STALE_CLAIM_MS.
+ * Optimistic concurrency that holds on FerretDB v1 and MongoDB 7 alike, within the caller's deadline
+ * (docs/decisions/0020-write-deadlines-and-claims.md; ADR 0008, ADR 0012).
+ *
+ * A document's `version` (absent = 0) moves from v to v+1 only by the writer whose insert of a claim
+ * `{_id: "<resource>:<id>:v<v>"}` into `version_claims` succeeded (a string `_id` insert: exactly one of any number of
+ * concurrent ones wins, on every server). Claims are kept, not deleted after the write: a version can be claimed once
+ * ever (until the claim's retention ends, long after every writer that could have read v gave up), so the winner's
+ * write needs no re-check and no one can slip in between; a retention sweep (a TTL index where the server honours one)
+ * removes them off the write path. Each claim records when its holder's write has settled at the latest
+ * (`settledBy`: the holder's deadline plus the commit bounds of its write step). A write's event is recorded in the
+ * outbox under the claim, before the write (ADR 0023): its sweep decides whether the write committed by the
+ * document's version, which the claim made this writer's alone.
+ *
+ * One write, in round trips: the document is read once (the caller's own read for authorisation is passed in as
+ * `current`), the claim inserted, the write sent with a time bound (`findOneAndUpdate`/`findOneAndDelete`: FerretDB v1
+ * honours maxTimeMS only on find and findAndModify). Before each step the deadline is checked: no step starts after
+ * it. A conditional writer (If-Match) that finds another version or loses the claim gets 412. An unconditional one
+ * backs off and reads again, within the deadline, then answers 409 with Retry-After: it never overwrites a change it
+ * did not see pass.
+ *
+ * Failures after the claim: a server that answered an error did not apply the write (SQLITE_BUSY / WriteConflict are
+ * sent again within the deadline); the holder then gives its claim up (deletes it) while its settledBy is still ahead,
+ * so the next writer need not wait. A write whose answer never came (a broken connection, a client timeout) is settled
+ * by a read once its commit bound has passed: the version moved (committed: the write's answer) or did not (nothing
+ * committed, nothing will). If even that cannot be learned, OUTCOME_UNKNOWN. A claim whose holder vanished (a crash)
+ * is taken over once its settledBy has passed (plus a clock margin between replicas) by inserting the next attempt,
+ * `<claim>~<n>`: again one insert decides, and nobody ever deletes a claim that is not their own.
+ *
+ * The written filter still names the version: it costs nothing where the key is an integer `_id` (FerretDB v1 scans
+ * for it either way, MongoDB reads the one document by the `_id` index), and it keeps a takeover or a replica of the
+ * previous release (which deleted its claims) from writing over a version that moved.
  */
 import type { Collection, Db, Document, Filter, MatchKeysAndValues } from 'mongodb';
-import { AppError } from '@platform/errors';
-import { isDuplicateKeyError } from './mongo-errors';
+import { currentDeadline, type Deadline } from '@platform/contracts';
+import { AppError, outcomeUnknown } from '@platform/errors';
+import { isBusyError, isDuplicateKeyError, isWriteConcernError, writeMayHaveApplied } from './mongo-errors';
+import { backoffMs, MAX_BUSY_RETRIES, sleep } from './write-steps';
 import type { EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
 
 export const VERSION_CLAIMS_COLLECTION = 'version_claims';
-const STALE_CLAIM_MS = 30_000;
-const MAX_ATTEMPTS = 100;
 
-interface VersionClaim {
+/** Expires kept claims where the server has TTL indexes (MongoDB); part of every service's indexes (ensureIndexes). */
+export const VERSION_CLAIMS_TTL_INDEX = {
+  collection: VERSION_CLAIMS_COLLECTION,
+  key: { expiresAt: 1 },
+  options: { name: 'expiresAt_ttl', expireAfterSeconds: 0 },
+} as const;
+/** How long a claim is kept: far beyond any writer's deadline; what a recovery pass may look back on. */
+export const CLAIM_RETENTION_MS = 60 * 60 * 1000;
+/** Replicas' clocks may differ by this much: a claim is taken over only this long after its settledBy. */
+export const CLAIM_CLOCK_MARGIN_MS = 2_000;
+/** Claim attempts (takeovers) of one version before giving up: each needs a holder that vanished. */
+const MAX_TAKEOVERS = 5;
+/** The read that settles an unknown outcome gets at most this (the caller's wait has 1.5 s of slack). */
+const SETTLE_READ_MS = 500;
+/** And waits this long past the write's settledBy: a server stops a command at its maxTimeMS a little late. */
+const SETTLE_MARGIN_MS = 250;
+
+export interface VersionClaim {
   _id: string;
+  resource: string;
+  recordId: number | string;
+  version: number;
+  /** 0 for the first claim of the version, n for the n-th takeover. */
+  attempt: number;
   claimedAt: Date;
+  /** The holder's write has committed or aborted by then: its deadline plus the commit bound. */
+  settledBy: Date;
+  /** Retention: the sweep (or the TTL index) removes the claim after this. */
+  expiresAt: Date;
 }
 
 /** A document that carries the write counter. */
@@ -33,6 +82,11 @@ export const versionOf = (document: Versioned): number => document.version ?? 0;
 export const atVersion = <T extends Versioned>(version: number): Filter<T> =>
   (version === 0 ? { $or: [{ version: 0 }, { version: { $exists: false } }] } : { version }) as Filter<T>;
 
+/** Time bounds for one database command of a write: `maxTimeMS`, as the driver takes it. */
+export interface StepBound {
+  maxTimeMS: number;
+}
+
 export interface VersionedWrite<T extends Versioned, R> {
   db: Db;
   /** Names the collection in claim ids, e.g. `items`. */
@@ -40,12 +94,19 @@ export interface VersionedWrite<T extends Versioned, R> {
   id: number | string;
   /** The version the client last saw (If-Match); null: unconditional (still serialised through the claim). */
   expectedVersion: number | null | undefined;
-  read: () => Promise<T | null>;
+  /** The document as the caller already read it (its authorisation); the first attempt then reads nothing. */
+  current?: T | null | undefined;
+  read: (bound: StepBound) => Promise<T | null>;
   /**
-   * Writes version `from + 1` only if the document is still at `from` (filter with atVersion); resolves undefined
-   * when it no longer was (the loop then reads again).
+   * Writes version `from + 1` only if the document is still at `from` (filter with atVersion), within `bound`;
+   * resolves undefined when it matched nothing (the loop then reads again).
    */
-  write: (from: number, current: T) => Promise<R | undefined>;
+  write: (from: number, current: T, bound: StepBound) => Promise<R | undefined>;
+  /**
+   * What a document read after an unknown outcome settled shows: the write's result (it committed), `not-applied`
+   * (for an update: still at `from`; for a delete: still there at `from`), or `unknown` (it cannot tell).
+   */
+  settled: (from: number, after: T | null) => Settled<R>;
   /**
    * The write's event (ADR 0023): recorded in the outbox under the claim, before the write, and published once the
    * write returned something; `pending` gets the version the write starts from.
@@ -53,48 +114,216 @@ export interface VersionedWrite<T extends Versioned, R> {
   event?: { outbox: EventOutbox; pending: (from: number, current: T) => PendingEvent } | undefined;
 }
 
+export type Settled<R> = { committed: R } | 'not-applied' | 'unknown';
+
 export const preconditionFailed = (): AppError =>
   new AppError(
     'PRECONDITION_FAILED',
     'The resource has changed since that version; fetch it again and retry',
   );
 
-/** Runs one versioned write; resolves null when the document does not exist. */
+/** Others kept the record busy until the deadline; nothing of this write was committed. */
+export const beingChanged = (): AppError =>
+  new AppError('CONFLICT', 'The resource is being changed by others; retry', { headers: { 'retry-after': '1' } });
+
+const claimId = (resource: string, id: number | string, version: number, attempt: number): string =>
+  `${resource}:${id}:v${version}${attempt === 0 ? '' : `~${attempt}`}`;
+
+/** Holding the claim of one version: what the holder gives up, if it must, while others still wait on it. */
+interface HeldClaim {
+  _id: string;
+  settledBy: number;
+}
+
+class ClaimBook {
+  private readonly claims: Collection<VersionClaim>;
+
+  constructor(
+    db: Db,
+    private readonly resource: string,
+    private readonly id: number | string,
+  ) {
+    this.claims = db.collection<VersionClaim>(VERSION_CLAIMS_COLLECTION);
+  }
+
+  /**
+   * Claims `version` (attempt `attempt`); null when another writer holds it. The insert is bounded by the deadline
+   * (a claim that lands after the caller gave up is a claim nobody holds: it is taken over after its settledBy).
+   */
+  async claim(version: number, attempt: number, deadline: Deadline): Promise<HeldClaim | null> {
+    const now = Date.now();
+    const claim: VersionClaim = {
+      _id: claimId(this.resource, this.id, version, attempt),
+      resource: this.resource,
+      recordId: this.id,
+      version,
+      attempt,
+      claimedAt: new Date(now),
+      settledBy: new Date(deadline.settledBy()),
+      expiresAt: new Date(now + CLAIM_RETENTION_MS),
+    };
+    for (let busy = 0; ; busy += 1) {
+      try {
+        await this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) });
+        return { _id: claim._id, settledBy: claim.settledBy.getTime() };
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return null;
+        // SQLITE_BUSY: not inserted; again while the deadline allows.
+        if (!isBusyError(error) || busy >= MAX_BUSY_RETRIES) throw error;
+        await sleep(backoffMs(busy, deadline));
+        deadline.ensureTime();
+      }
+    }
+  }
+
+  /**
+   * What to do about `version` after losing its claim more than once: the attempt to insert (the first free one after
+   * attempts whose holders are past their settledBy plus the clock margin: they vanished), or until when the holder of
+   * the live attempt may still write (wait; no need to look again before then).
+   */
+  async nextAttempt(version: number, deadline: Deadline): Promise<{ attempt: number } | { heldUntil: number }> {
+    for (let attempt = 0; attempt <= MAX_TAKEOVERS; attempt += 1) {
+      const held = await this.claims.findOne(
+        { _id: claimId(this.resource, this.id, version, attempt) },
+        { projection: { settledBy: 1 }, maxTimeMS: Math.max(1, deadline.remainingMs()) },
+      );
+      if (!held) return { attempt };
+      const heldUntil = held.settledBy.getTime() + CLAIM_CLOCK_MARGIN_MS;
+      if (heldUntil > Date.now()) return { heldUntil };
+    }
+    return { heldUntil: deadline.startBy };
+  }
+
+  /**
+   * Gives a held claim up: only its holder does, only when its write did not and will not happen, and only before its
+   * settledBy (after it, a takeover may already hold the next attempt; the claim then stays for the sweep).
+   */
+  async release(held: HeldClaim): Promise<void> {
+    if (Date.now() >= held.settledBy) return;
+    try {
+      await this.claims.deleteOne({ _id: held._id }, { maxTimeMS: Math.max(1, held.settledBy - Date.now()) });
+    } catch {
+      // Left in place: it is taken over after its settledBy, and removed by the retention sweep.
+    }
+  }
+}
+
+/**
+ * Runs one versioned write within the request's deadline; resolves null when the document does not exist. Throws
+ * PRECONDITION_FAILED (a conditional writer met another version), CONFLICT with Retry-After (others kept it busy until
+ * the deadline), SERVICE_UNAVAILABLE with Retry-After (the deadline passed or the database refused: nothing committed)
+ * or OUTCOME_UNKNOWN.
+ */
 export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrite<T, R>): Promise<R | null> {
-  const claims = spec.db.collection<VersionClaim>(VERSION_CLAIMS_COLLECTION);
+  const deadline = currentDeadline();
+  const book = new ClaimBook(spec.db, spec.resource, spec.id);
   const conditional = spec.expectedVersion !== null && spec.expectedVersion !== undefined;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const current = await spec.read();
+  let current = spec.current;
+  /** The claim of `version` lost `times` times in a row; a holder seen alive until `heldUntil` is not looked up again. */
+  let lost: { version: number; times: number; heldUntil: number } | undefined;
+  for (let round = 0; ; round += 1) {
+    deadline.ensureTime();
+    if (current === undefined) current = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
     if (!current) return null;
     const from = versionOf(current);
     if (conditional && spec.expectedVersion !== from) throw preconditionFailed();
-    const claimId = `${spec.resource}:${spec.id}:v${from}`;
-    try {
-      await claims.insertOne({ _id: claimId, claimedAt: new Date() });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+
+    // Lost twice on one version: maybe its holder vanished; find the attempt to take over, or how long to wait.
+    let attempt: number | null = 0;
+    if (lost?.version === from && lost.times >= 2 && Date.now() >= lost.heldUntil) {
+      const next = await book.nextAttempt(from, deadline);
+      if ('attempt' in next) attempt = next.attempt;
+      else {
+        attempt = null;
+        lost.heldUntil = next.heldUntil;
+      }
+    }
+    deadline.ensureTime();
+    const held = attempt === null ? null : await book.claim(from, attempt, deadline);
+    if (!held) {
       if (conditional) throw preconditionFailed();
-      // Someone else is moving it past `from`: wait a little, read again. A claim abandoned mid-write is taken over.
-      await claims.deleteOne({ _id: claimId, claimedAt: { $lt: new Date(Date.now() - STALE_CLAIM_MS) } });
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2 + attempt * 3, 50)));
+      lost =
+        lost?.version === from
+          ? { ...lost, times: lost.times + 1 }
+          : { version: from, times: 1, heldUntil: 0 };
+      await sleep(backoffMs(round, deadline));
+      if (deadline.expired()) throw beingChanged();
+      current = undefined;
       continue;
     }
+
+    const read = current;
+    const holding = () => writeHolding(spec, book, held, from, read, deadline);
+    const event = spec.event;
+    const written = event
+      ? await event.outbox.around(event.pending(from, read), holding, (result) => result !== undefined)
+      : await holding();
+    if (written !== undefined) return written;
+    // Matched nothing: the document moved, went away or left the writer's scope; read again (conditional: 412/404).
+    current = undefined;
+  }
+}
+
+/** The write step(s) under a held claim: sent again while the database is busy, never after the deadline. */
+async function writeHolding<T extends Versioned, R>(
+  spec: VersionedWrite<T, R>,
+  book: ClaimBook,
+  held: HeldClaim,
+  from: number,
+  current: T,
+  deadline: Deadline,
+): Promise<R | undefined> {
+  for (let busy = 0; ; busy += 1) {
+    if (deadline.expired()) {
+      await book.release(held);
+      deadline.ensureTime();
+    }
     try {
-      const event = spec.event;
-      const written = event
-        ? await event.outbox.around(
-            event.pending(from, current),
-            () => spec.write(from, current),
-            (result) => result !== undefined,
-          )
-        : await spec.write(from, current);
-      if (written !== undefined) return written;
-      if (conditional) throw preconditionFailed();
-    } finally {
-      await claims.deleteOne({ _id: claimId });
+      const written = await spec.write(from, current, { maxTimeMS: deadline.commitMs });
+      if (written === undefined) await book.release(held);
+      return written;
+    } catch (error) {
+      // Every attempt of the step (the driver retries a retryable write once) was sent before its error came back,
+      // each bounded by the commit timeout: after that bound from now, the outcome is final.
+      // Applied on the primary, majority unconfirmed: a read cannot tell whether it will stand.
+      if (isWriteConcernError(error)) throw outcomeUnknown(error);
+      if (writeMayHaveApplied(error)) return settle(spec, Date.now() + deadline.commitMs, from, error);
+      if (isBusyError(error) && busy < MAX_BUSY_RETRIES) {
+        await sleep(backoffMs(busy, deadline));
+        continue;
+      }
+      await book.release(held);
+      throw error;
     }
   }
-  throw new AppError('CONFLICT', 'The resource is being changed by others; retry');
+}
+
+/**
+ * A write step that was sent and whose answer never came: once its commit bound has passed the database has applied
+ * it or never will, and a read of the document tells which. Nothing else may write this version meanwhile (the claim
+ * is held), and a takeover waits for the clock margin after settledBy, so the read sees our write or none.
+ */
+async function settle<T extends Versioned, R>(
+  spec: VersionedWrite<T, R>,
+  settledBy: number,
+  from: number,
+  cause: unknown,
+): Promise<R> {
+  await sleep(Math.max(0, settledBy + SETTLE_MARGIN_MS - Date.now()));
+  let after: T | null;
+  try {
+    after = await spec.read({ maxTimeMS: SETTLE_READ_MS });
+  } catch {
+    throw outcomeUnknown(cause);
+  }
+  const result = spec.settled(from, after);
+  if (result === 'unknown') throw outcomeUnknown(cause);
+  if (result !== 'not-applied') return result.committed;
+  // Not applied, and past its commit bound it never will be: the claim stays for a takeover (it is past settledBy).
+  throw new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable; nothing was changed, retry', {
+    cause,
+    headers: { 'retry-after': '1' },
+  });
 }
 
 /** A collection whose documents carry `version`, keyed by integer `_id`; claim ids are named after the collection. */
@@ -104,14 +333,16 @@ export interface VersionedCollection<T extends Versioned & { _id: number }> {
 }
 
 /** `{_id, ...scope}` at `version`: `$and` keeps a scope's own `$or` apart from atVersion's. */
-const scopedAt = <T extends Versioned & { _id: number }>(
-  id: number,
-  scope: Filter<T>,
-  version: number,
-): Filter<T> =>
+const scopedAt = <T extends Versioned & { _id: number }>(id: number, scope: Filter<T>, version: number): Filter<T> =>
   (Object.keys(scope).length === 0
     ? { _id: id, ...atVersion<T>(version) }
     : { _id: id, $and: [scope, atVersion<T>(version)] }) as Filter<T>;
+
+/** What a versioned update or delete may add: the document as already read (authorisation), and its event. */
+export interface VersionedOptions<T> {
+  current?: T | null | undefined;
+  event?: WriteEvent<T> | undefined;
+}
 
 /**
  * Sets `changes` as the next version of document `id` (one matching `scope` too, e.g. its owner) and returns it after
@@ -124,17 +355,19 @@ export function updateVersioned<T extends Versioned & { _id: number } & Document
   changes: MatchKeysAndValues<T> | ((current: T) => MatchKeysAndValues<T>),
   expectedVersion?: number | null,
   scope: Filter<T> = {},
-  event?: WriteEvent<T>,
+  options: VersionedOptions<T> = {},
 ): Promise<T | null> {
   const { db, collection } = target;
   const name = collection.collectionName;
   const changesOf = (current: T) => (typeof changes === 'function' ? changes(current) : changes);
+  const event = options.event;
   return writeVersioned({
     db,
     resource: name,
     id,
     expectedVersion,
-    read: () => collection.findOne({ _id: id, ...scope } as Filter<T>) as Promise<T | null>,
+    current: options.current,
+    read: (bound) => collection.findOne({ _id: id, ...scope } as Filter<T>, bound) as Promise<T | null>,
     // The record after a `$set` of `changes` at version from + 1 is known before the write: the event carries it.
     event: event && {
       outbox: event.outbox,
@@ -148,17 +381,14 @@ export function updateVersioned<T extends Versioned & { _id: number } & Document
         },
       }),
     },
-    write: async (from, current) =>
+    write: async (from, current, bound) =>
       ((await collection.findOneAndUpdate(
         scopedAt<T>(id, scope, from),
-        {
-          $set: {
-            ...changesOf(current),
-            version: from + 1,
-          } as MatchKeysAndValues<T>,
-        },
-        { returnDocument: 'after' },
+        { $set: { ...changesOf(current), version: from + 1 } as MatchKeysAndValues<T> },
+        { returnDocument: 'after', ...bound },
       )) as T | null) ?? undefined,
+    // Gone since: ours may have committed before a delete; unknown.
+    settled: (from, after) => (!after ? 'unknown' : versionOf(after) > from ? { committed: after } : 'not-applied'),
   });
 }
 
@@ -173,16 +403,18 @@ export async function deleteVersioned<T extends Versioned & { _id: number } & Do
   expectedVersion?: number | null,
   scope: Filter<T> = {},
   before?: (current: T) => Promise<void>,
-  event?: WriteEvent<T>,
+  options: VersionedOptions<T> = {},
 ): Promise<boolean> {
   const { db, collection } = target;
   const name = collection.collectionName;
+  const event = options.event;
   const deleted = await writeVersioned({
     db,
     resource: name,
     id,
     expectedVersion,
-    read: () => collection.findOne({ _id: id, ...scope } as Filter<T>) as Promise<T | null>,
+    current: options.current,
+    read: (bound) => collection.findOne({ _id: id, ...scope } as Filter<T>, bound) as Promise<T | null>,
     event: event && {
       outbox: event.outbox,
       pending: (from, current) => ({
@@ -196,10 +428,13 @@ export async function deleteVersioned<T extends Versioned & { _id: number } & Do
         },
       }),
     },
-    write: async (from, current: T) => {
+    write: async (from, current: T, bound) => {
       await before?.(current);
-      return (await collection.deleteOne(scopedAt<T>(id, scope, from))).deletedCount === 1 ? true : undefined;
+      // The cascade may have taken a while: the delete itself is a write step like any other.
+      currentDeadline().ensureTime();
+      return (await collection.findOneAndDelete(scopedAt<T>(id, scope, from), bound)) === null ? undefined : true;
     },
+    settled: (from, after) => (after === null ? { committed: true } : versionOf(after) === from ? 'not-applied' : 'unknown'),
   });
   return deleted === true;
 }

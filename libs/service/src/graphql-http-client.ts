@@ -7,7 +7,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Pool } from 'undici';
-import { AppError, fromGraphQLError, type GraphQLErrorLike } from '@platform/errors';
+import { AppError, fromGraphQLError, outcomeUnknown, type GraphQLErrorLike } from '@platform/errors';
 import { isTimeout, timeUpstream } from '@platform/metrics';
 
 /** A GraphQL result as it travels: `data` and/or `errors`. */
@@ -32,18 +32,37 @@ export interface GraphQLHttpRequest {
 }
 
 /**
+ * undici's errors of a request that never reached the upstream: no connection could be made (refused, no such host,
+ * the connect timeout). Any other failure (a reset, a timeout waiting for the answer, a closed socket) may come after
+ * the upstream read the request.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+const errorCodeOf = (reason: unknown): unknown =>
+  typeof reason === 'object' && reason !== null ? (reason as { code?: unknown }).code : undefined;
+
+/**
  * The upstream gave no usable answer: refused, reset, timed out, a proxy's 502/503/504, or a 2xx whose body is not a
- * JSON object. Every caller turns it into SERVICE_UNAVAILABLE (REST: 503 + Retry-After), never into a wrong query.
+ * JSON object. Every caller turns it into SERVICE_UNAVAILABLE (REST: 503 + Retry-After), never into a wrong query; a
+ * caller of a mutation only when `mayHaveReached` is false (else OUTCOME_UNKNOWN: the write may be under way, ADR 0020).
  */
 export class UpstreamUnavailableError extends Error {
   readonly timedOut: boolean;
+  /** Whether the upstream may have received the request (and a mutation may run, or have run, there). */
+  readonly mayHaveReached: boolean;
   constructor(
     readonly upstream: string,
     reason: unknown,
+    /** An answer came: a proxy's 503 says it passed nothing on; its 502/504 and a broken body may follow a send. */
+    answered?: { status: number },
   ) {
     super(reason instanceof Error ? reason.message : String(reason), { cause: reason });
     this.name = 'UpstreamUnavailableError';
     this.timedOut = isTimeout(reason);
+    const code = errorCodeOf(reason);
+    this.mayHaveReached = answered
+      ? answered.status !== 503
+      : !(typeof code === 'string' && NOT_SENT_CODES.has(code));
   }
 }
 
@@ -87,6 +106,8 @@ export class GraphQLHttpClient {
   async post(
     body: GraphQLHttpRequest | string,
     headers?: Record<string, string>,
+    /** This call's deadline instead of the client's (a mutation waits for its commit bound too, ADR 0020). */
+    timeoutMs: number = this.options.timeoutMs,
   ): Promise<GraphQLHttpAnswer> {
     const done = timeUpstream(this.options.upstream);
     let answer: GraphQLHttpAnswer;
@@ -96,8 +117,8 @@ export class GraphQLHttpClient {
         path: this.path,
         headers: headers ? { ...this.fixedHeaders, ...headers } : this.fixedHeaders,
         body: typeof body === 'string' ? body : JSON.stringify(body),
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       const contentType = response.headers['content-type'];
       const text = await response.body.text();
@@ -113,12 +134,12 @@ export class GraphQLHttpClient {
     const { status, payload } = answer;
     if (status === 502 || status === 503 || status === 504) {
       done('unavailable');
-      throw new UpstreamUnavailableError(this.options.upstream, `${status}: ${answer.statusText}`);
+      throw new UpstreamUnavailableError(this.options.upstream, `${status}: ${answer.statusText}`, { status });
     }
     const isObject = typeof payload === 'object' && payload !== null && !Array.isArray(payload);
     if (status >= 200 && status < 300 && !isObject) {
       done('error');
-      throw new UpstreamUnavailableError(this.options.upstream, 'Expected a JSON object');
+      throw new UpstreamUnavailableError(this.options.upstream, 'Expected a JSON object', { status });
     }
     done(
       status < 200 || status >= 300 || Array.isArray((payload as GraphQLResponse<unknown>).errors)
@@ -128,13 +149,18 @@ export class GraphQLHttpClient {
     return answer;
   }
 
-  /** Executes an operation: its data, or its first error (or the upstream's absence) as an AppError. */
-  async execute<T>(request: GraphQLHttpRequest, headers?: Record<string, string>): Promise<T> {
+  /**
+   * Executes an operation: its data, or its first error (or the upstream's absence) as an AppError. A mutation whose
+   * request may have reached the upstream without an answer is OUTCOME_UNKNOWN, never a 503 inviting a retry.
+   */
+  async execute<T>(request: GraphQLHttpRequest, headers?: Record<string, string>, timeoutMs?: number): Promise<T> {
     let answer: GraphQLHttpAnswer;
     try {
-      answer = await this.post(request, headers);
+      answer = await this.post(request, headers, timeoutMs);
     } catch (error) {
-      throw unavailableError(error);
+      throw isMutation(request.query) && !(error instanceof UpstreamUnavailableError && !error.mayHaveReached)
+        ? outcomeUnknown(error)
+        : unavailableError(error);
     }
     return dataOf(answer.payload as GraphQLResponse<T>);
   }
@@ -152,6 +178,9 @@ export function dataOf<T>(payload: GraphQLResponse<T>): T {
     throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
   return payload.data;
 }
+
+/** The operation of a GraphQL document is a mutation (a write somewhere), not a query. */
+export const isMutation = (document: string): boolean => document.trimStart().startsWith('mutation');
 
 /** An upstream that did not answer in time (or at all): 503 with Retry-After, the same on every path. */
 export const unavailableError = (cause: unknown): AppError =>

@@ -6,6 +6,7 @@ export {
   UpstreamUnavailableError,
   dataOf,
   fromUpstreamError,
+  isMutation,
   unavailableError,
   type GraphQLHttpAnswer,
   type GraphQLHttpClientOptions,

@@ -5,7 +5,8 @@
  */
 import { SUBGRAPH_SECRET_HEADER, signInternalToken } from '@platform/auth';
 import { REQUEST_ID_HEADER } from '@platform/logging';
-import { GraphQLHttpClient } from './graphql-http-client';
+import { currentDeadline } from '@platform/contracts';
+import { GraphQLHttpClient, isMutation } from './graphql-http-client';
 
 export class InternalGraphQLClient {
   private readonly client: GraphQLHttpClient;
@@ -46,10 +47,17 @@ export class InternalGraphQLClient {
   }
 
   request<T>(query: string, variables: Record<string, unknown>, requestId?: string): Promise<T> {
-    const headers: Record<string, string> = { authorization: this.bearer() };
+    // What is left of the request's deadline goes with the call (ADR 0020): the called subgraph starts no write after
+    // it, and a mutation is waited for until its writes have settled.
+    const deadline = currentDeadline();
+    const headers: Record<string, string> = { authorization: this.bearer(), ...deadline.headers() };
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
     // The operation's name travels too, so the called service's request log and metrics can say what was asked.
-    return this.client.execute<T>({ query, variables, operationName: operationNameOf(query) }, headers);
+    return this.client.execute<T>(
+      { query, variables, operationName: operationNameOf(query) },
+      headers,
+      isMutation(query) ? Math.max(1, deadline.mutationWaitMs()) : undefined,
+    );
   }
 
   close(): Promise<void> {

@@ -100,7 +100,7 @@ export class WebhookStore extends SequencedCollection<WebhookDocument> {
       { ...changes, updatedAt: new Date() },
       expectedVersion,
       {},
-      event,
+      { event },
     );
   }
 

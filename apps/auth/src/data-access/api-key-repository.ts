@@ -68,7 +68,7 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
     expectedVersion?: number | null,
     event?: WriteEvent<ApiKeyDocument>,
   ): Promise<Omit<ApiKeyDocument, 'digest'> | null> {
-    const renamed = await updateVersioned(this.versioned, id, { name }, expectedVersion, { userId }, event);
+    const renamed = await updateVersioned(this.versioned, id, { name }, expectedVersion, { userId }, { event });
     return renamed && withoutDigest(renamed);
   }
 
@@ -79,7 +79,7 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
     expectedVersion?: number | null,
     event?: WriteEvent<ApiKeyDocument>,
   ): Promise<boolean> {
-    return deleteVersioned(this.versioned, id, expectedVersion, { userId }, undefined, event);
+    return deleteVersioned(this.versioned, id, expectedVersion, { userId }, undefined, { event });
   }
 
   async deleteByUser(userId: number): Promise<number> {

@@ -10,6 +10,7 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { GraphQLError } from 'graphql';
+import { Deadline, DEFAULT_COMMIT_TIMEOUT_MS, MUTATION_SLACK_MS } from '@platform/contracts';
 import { AppError, maskGraphQLError } from '@platform/errors';
 import {
   createSupergraphGateway,
@@ -32,16 +33,34 @@ export interface EmbeddedGatewayOptions extends SupergraphGatewayOptions {
   onClose?: () => Promise<void>;
 }
 
+/**
+ * How long a mutation's subgraph fetch may wait at most in the facade: its client is answered at the deadline plus
+ * the commit bound (`answerWithinMs`), and the real outcome, arriving later from a slow subgraph (a FerretDB insert
+ * queued behind its 10 s busy timeout), is still stored for an Idempotency-Key (ADR 0020).
+ */
+export const LATE_OUTCOME_WAIT_MS = 30_000;
+
 export class EmbeddedGateway implements Gateway {
+  readonly answerWithinMs: number;
+
   private constructor(
     private readonly server: ApolloServer<FederationContext>,
     private readonly apiKeys: EmbeddedGatewayOptions['apiKeys'],
     private readonly tokenStatus: EmbeddedGatewayOptions['tokenStatus'],
     private readonly closePools: () => Promise<void>,
-  ) {}
+    private readonly timing: { deadlineMs: number; commitMs: number },
+  ) {
+    // The credential checks before the operation (one call of at most the deadline, usually a cache hit), then the
+    // operation's deadline, its commit bound and the slack.
+    this.answerWithinMs = 2 * timing.deadlineMs + timing.commitMs + MUTATION_SLACK_MS;
+  }
 
   static async start(options: EmbeddedGatewayOptions): Promise<EmbeddedGateway> {
-    const { gateway, close } = createSupergraphGateway(options);
+    const commitMs = options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS;
+    const { gateway, close } = createSupergraphGateway({
+      ...options,
+      mutationWaitMs: Math.max(LATE_OUTCOME_WAIT_MS, options.subgraphTimeoutMs + commitMs + MUTATION_SLACK_MS),
+    });
     const server = new ApolloServer<FederationContext>({
       gateway,
       formatError: maskGraphQLError,
@@ -59,10 +78,16 @@ export class EmbeddedGateway implements Gateway {
       ],
     });
     await server.start();
-    return new EmbeddedGateway(server, options.apiKeys, options.tokenStatus, async () => {
-      await close();
-      await options.onClose?.();
-    });
+    return new EmbeddedGateway(
+      server,
+      options.apiKeys,
+      options.tokenStatus,
+      async () => {
+        await close();
+        await options.onClose?.();
+      },
+      { deadlineMs: options.subgraphTimeoutMs, commitMs },
+    );
   }
 
   async execute<TData, TVariables extends Record<string, unknown>>(
@@ -72,9 +97,11 @@ export class EmbeddedGateway implements Gateway {
   ): Promise<TData> {
     const { requestId, apiKey, clientIp } = credentials;
     const authorization = await this.forwardedAuthorization(credentials);
+    // The operation's write deadline starts once the caller is known (ADR 0020); the subgraph fetches hand it down.
+    const deadline = Deadline.in(this.timing.deadlineMs, this.timing.commitMs);
     const response = await this.server.executeOperation<TData>(
       { query: op.document, operationName: op.name, variables },
-      { contextValue: { requestId, authorization, apiKey, clientIp, facade: true } },
+      { contextValue: { requestId, authorization, apiKey, clientIp, facade: true, deadline } },
     );
     // The facade's documents never @defer, so the result is always a single one.
     if (response.body.kind !== 'single') throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');

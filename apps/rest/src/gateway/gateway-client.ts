@@ -74,6 +74,13 @@ export interface CallCredentials {
 
 /** What the routes execute their operations with, whichever GATEWAY_MODE runs. */
 export interface Gateway {
+  /**
+   * Embedded: how long a write route's client waits for its mutation (the credential check, the deadline, the commit
+   * bound and the slack, ADR 0020); past it the facade answers 504 OUTCOME_UNKNOWN while the operation runs on to its
+   * real outcome. Absent (remote): the gateway process answers OUTCOME_UNKNOWN itself, and the call's timeout is
+   * GATEWAY_TIMEOUT_MS.
+   */
+  readonly answerWithinMs?: number | undefined;
   execute<TData, TVariables extends Record<string, unknown>>(
     op: Operation<TData, TVariables>,
     variables: NoInfer<TVariables>,

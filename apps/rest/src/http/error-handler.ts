@@ -67,24 +67,28 @@ export function errorFormatFor(req: Request, configured: ErrorFormat): ErrorForm
 
 const BEARER_INVALID = 'Bearer error="invalid_token"';
 
+/** An error as this request's answer: the deployment's format (or problem details when Accept asks for them). */
+export function renderRequestError(error: unknown, req: Request, res: Response, env: RestEnvironment): RenderedError {
+  return renderError(error, {
+    format: errorFormatFor(req, env.ERROR_FORMAT),
+    instance: req.originalUrl.split('?', 1)[0],
+    validationStatus: env.VALIDATION_STATUS,
+    loginFailureStatus: env.LOGIN_FAILURE_STATUS,
+    correlationId: requestIdOf(res),
+    acceptLanguage: req.headers['accept-language'],
+  });
+}
+
 export function createErrorHandler(env: RestEnvironment, logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const appError = error instanceof AppError ? error : fromFramework(error);
-    const correlationId = requestIdOf(res);
     if (!appError || appError.status >= 500) {
       requestLoggerOf(res, logger).error(
         { err: appError?.cause ?? error, method: req.method, path: req.originalUrl.split('?', 1)[0] },
         'request failed',
       );
     }
-    const rendered = renderError(appError ?? error, {
-      format: errorFormatFor(req, env.ERROR_FORMAT),
-      instance: req.originalUrl.split('?', 1)[0],
-      validationStatus: env.VALIDATION_STATUS,
-      loginFailureStatus: env.LOGIN_FAILURE_STATUS,
-      correlationId,
-      acceptLanguage: req.headers['accept-language'],
-    });
+    const rendered = renderRequestError(appError ?? error, req, res, env);
     if (res.headersSent) {
       res.destroy();
       return;
@@ -116,7 +120,7 @@ export function createErrorHandler(env: RestEnvironment, logger: Logger) {
  * An error's bytes and media type: problem details as exactly `application/problem+json` (the media type defines no
  * charset parameter), the other formats as the JSON every other answer is.
  */
-function serialized(rendered: RenderedError): { contentType: string; body: string } {
+export function serialized(rendered: RenderedError): { contentType: string; body: string } {
   const contentType =
     rendered.contentType === PROBLEM_MEDIA_TYPE
       ? PROBLEM_MEDIA_TYPE

@@ -1,8 +1,9 @@
 /**
  * `Idempotency-Key` on POST (docs/interface.md#idempotency-key; ADR 0012): the first outcome per caller and key is
  * stored in Redis for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key
- * with another request is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are
- * not kept. Redis unreachable: IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee
+ * with another request is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403, 412 and transient
+ * 409 outcomes are not kept; a 504 (outcome unknown) keeps the key in progress until the real outcome is known (ADR
+ * 0020). Redis unreachable: IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee
  * (`Idempotency-Status: unavailable`), `closed` answers 503 + Retry-After.
  */
 import type { Request, Response } from 'express';
@@ -20,6 +21,7 @@ import type { RestEnvironment } from '../environment';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 import { errorFormatFor } from './error-handler';
 import { apiKeyFrom } from './credentials';
+import { LATE_OUTCOME_WAIT_MS } from '../gateway/embedded-gateway';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** 1-255 printable ASCII characters (docs/interface.md#idempotency-key). */
@@ -60,6 +62,12 @@ export interface Idempotency {
    * not tell two requests apart, and no unvalidated body is ever serialised.
    */
   guard(req: Request, res: Response, options: { store: boolean; body: unknown }): Promise<'replayed' | 'proceed'>;
+  /**
+   * A write answered 504 OUTCOME_UNKNOWN before its operation ended (ADR 0020): its key stays in progress, and the
+   * real outcome, once `late` brings it, is stored (or the key released) as if it had been the answer. Without a key it
+   * is logged.
+   */
+  settleLate(res: Response, late: Promise<StoredResponse>): void;
   close(): Promise<void>;
 }
 
@@ -72,11 +80,35 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     commandTimeoutMs: Math.max(env.REDIS_COMMAND_TIMEOUT_MS, IDEMPOTENCY_COMMAND_TIMEOUT_MS),
     logger,
     ttlMs: REPLAY_TTL_MS,
-    // A claim outlives the longest the first request can run; after that it counts as abandoned.
-    runningTtlMs: env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS,
+    // A claim outlives the longest the first request can run, a write's late outcome included (ADR 0020); after that
+    // it counts as abandoned.
+    runningTtlMs: Math.max(env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS, LATE_OUTCOME_WAIT_MS + 10_000),
     secret: env.jwtSecret,
   });
   const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
+  /** The keyed requests running in this process, by response: what their outcome is stored under. */
+  const claims = new WeakMap<Response, { caller: string; key: string; fingerprint: string }>();
+  /** Outcomes that come after the client was answered 504, by response. */
+  const lateOutcomes = new WeakMap<Response, Promise<StoredResponse>>();
+
+  /**
+   * Kept: what the same request would meet again. Not kept, so the key may be used again: a 5xx, a request refused up
+   * front that the caller fixes outside the request (401, 403: a valid or wider token; 412: re-read, send the new tag),
+   * and a 409 with Retry-After (others kept the record busy: the same request later succeeds). A 504 (the outcome is
+   * unknown) neither: the key stays in progress until the late outcome arrives or the claim expires.
+   */
+  const keep = async (claim: { caller: string; key: string; fingerprint: string }, outcome: StoredResponse) => {
+    try {
+      if (outcome.status === 504) return;
+      const transient = outcome.status === 409 && outcome.headers['retry-after'] !== undefined;
+      if (outcome.status >= 500 || NOT_KEPT.has(outcome.status) || transient)
+        await store.release(claim.caller, claim.key);
+      else await store.complete(claim.caller, claim.key, claim.fingerprint, outcome);
+    } catch (error) {
+      // The request itself succeeded; the retry just will not be a replay (its claim expires).
+      logger.warn({ err: { message: (error as Error).message } }, 'idempotency: outcome not stored');
+    }
+  };
 
   const unavailable = (res: Response, error: unknown): 'proceed' => {
     if (env.IDEMPOTENCY_FAIL_MODE === 'closed') {
@@ -146,19 +178,22 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         return 'replayed';
       }
       count('first');
+      const held = { caller, key, fingerprint };
+      claims.set(res, held);
       captureOutcome(res, async (outcome) => {
-        try {
-          // Kept: what the same request would meet again. Not kept, so the key may be used again: a 5xx, and a
-          // request that never ran because it was refused up front, which the caller fixes outside the request: a
-          // credential (401, 403: a valid or wider token) or a precondition (412: re-read, send the new tag).
-          if (outcome.status >= 500 || NOT_KEPT.has(outcome.status)) await store.release(caller, key);
-          else await store.complete(caller, key, fingerprint, outcome);
-        } catch (error) {
-          // The request itself succeeded; the retry just will not be a replay (its claim expires).
-          logger.warn({ err: { message: (error as Error).message } }, 'idempotency: outcome not stored');
-        }
+        const late = outcome.status === 504 ? lateOutcomes.get(res) : undefined;
+        // Answered 504 while the operation still runs: its real outcome is stored when it comes (settleLate).
+        if (late) void late.then((settled) => keep(held, settled));
+        else await keep(held, outcome);
       });
       return 'proceed';
+    },
+    settleLate(res, late) {
+      lateOutcomes.set(res, late);
+      if (claims.has(res)) return;
+      void late.then((outcome) =>
+        logger.warn({ status: outcome.status }, 'a write answered 504 (outcome unknown) has ended'),
+      );
     },
     close: () => store.close(),
   };

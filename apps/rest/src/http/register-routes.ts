@@ -13,6 +13,7 @@ import { apiVersionOf } from '../versioning/versioning-middleware';
 import type { Idempotency } from './idempotency';
 import { bodyTag, createPrecondition, notModified, readPrecondition, writePrecondition } from './conditional';
 import { secretAnswer } from './cache-policy';
+import { answerWithin, lateAnswer } from './write-answer';
 
 export interface RouterDeps {
   gateway: Gateway;
@@ -92,7 +93,7 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     if ((await deps.idempotency.guard(req, res, { store, body })) === 'replayed') return;
   }
 
-  const result = await route.handler({
+  const running = route.handler({
     params,
     query,
     body,
@@ -103,6 +104,14 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
     request: req,
     expectedVersion,
   });
+  // A write's client is answered by its deadline plus the commit bound; the real outcome is kept for its key (ADR 0020).
+  const answerWithinMs = deps.gateway.answerWithinMs;
+  const result =
+    route.method === 'get' || answerWithinMs === undefined
+      ? await running
+      : await answerWithin(running, answerWithinMs, (late) =>
+          deps.idempotency.settleLate(res, lateAnswer(late, req, res, deps.env)),
+        );
   // `Link` adds to what is there (v1's deprecation links); every other header replaces.
   for (const [name, value] of Object.entries(result.headers ?? {})) {
     if (name === 'link') res.append('link', value);

@@ -1,6 +1,6 @@
 /** Generates the OpenAPI 3.1 document from the route declarations: the schemas that validate are the schemas shown. */
 import { z } from 'zod';
-import { AppError, ERROR_CODES, PROBLEM_MEDIA_TYPE, renderError, type ErrorCode } from '@platform/errors';
+import { AppError, ERROR_CODES, outcomeUnknown, PROBLEM_MEDIA_TYPE, renderError, type ErrorCode } from '@platform/errors';
 import { ALL_SCOPES } from '@platform/auth';
 import { LISTING_PARAMETER, listingParameterGroups } from '@platform/listing';
 import type { RouteDefinition } from '../http/route';
@@ -117,6 +117,20 @@ const STATUS_TEXT: Record<number, string> = {
   431: 'Request headers too large',
   500: 'Unexpected server error',
   503: 'A dependency is temporarily unavailable',
+  504: 'The outcome of the change is unknown',
+};
+
+/**
+ * What a 409, 503 and 504 of an operation that changes something tell its client (ADR 0020): whether the change may
+ * have happened, and how to retry without doing it twice.
+ */
+const WRITE_STATUS_TEXT: Record<number, string> = {
+  409:
+    'Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it)',
+  503:
+    'Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds',
+  504:
+    'The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice',
 };
 
 /** What each documented error status stands for, rendered by the one error renderer as the example body. */
@@ -142,6 +156,7 @@ const EXAMPLE_ERRORS: Record<number, () => AppError> = {
   429: () => new AppError('RATE_LIMITED', 'Rate limit exceeded'),
   500: () => new AppError('INTERNAL_SERVER_ERROR', 'Internal server error'),
   503: () => new AppError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
+  504: () => outcomeUnknown(),
 };
 
 const exampleError = (status: number, env: RestEnvironment): AppError => {
@@ -322,7 +337,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
   const components: Components = { schemas: {} };
   const errorRef = toSchema(errorResponseSchema(env.ERROR_FORMAT), 'output', components);
   const problemRef = toSchema(ProblemDetails, 'output', components);
-  const errorResponse = (status: number): Record<string, unknown> => {
+  const errorResponse = (status: number, mutation = false): Record<string, unknown> => {
     const exampleIn = (format: typeof env.ERROR_FORMAT) =>
       renderError(exampleError(status, env), {
         format,
@@ -332,13 +347,14 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
         instance: '/users/7',
       }).body;
     const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS, 'Cache-Control': CACHE_HEADERS.noStore };
-    if (status === 429 || status === 503) headers['Retry-After'] = RESPONSE_HEADERS['Retry-After'];
+    if (status === 429 || status === 503 || (mutation && status === 409))
+      headers['Retry-After'] = RESPONSE_HEADERS['Retry-After'];
     if (status === 401) headers['WWW-Authenticate'] = RESPONSE_HEADERS['WWW-Authenticate'];
     // Problem details answer `Accept: application/problem+json` on every deployment, and every request on a
     // `problem` one (then there is no plain JSON error to list).
     const problem = { [PROBLEM_MEDIA_TYPE]: { schema: problemRef, example: exampleIn('problem') } };
     return {
-      description: STATUS_TEXT[status] ?? 'Error',
+      description: (mutation ? WRITE_STATUS_TEXT[status] : undefined) ?? STATUS_TEXT[status] ?? 'Error',
       headers,
       content:
         env.ERROR_FORMAT === 'problem'
@@ -410,10 +426,12 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
       successHeaders['Idempotency-Status'] = RESPONSE_HEADERS['Idempotency-Status'];
     }
     const responses: Record<string, unknown> = {};
+    // Every operation but a read runs a mutation: its 503 promises nothing changed, its 504 says the outcome is unknown.
+    const mutation = route.method !== 'get';
     for (const [status, spec] of Object.entries(route.responses)) {
       const code = Number(status);
       if (code >= 400) {
-        responses[status] = { ...errorResponse(code), description: spec.description };
+        responses[status] = { ...errorResponse(code, mutation), description: spec.description };
         continue;
       }
       let content: Record<string, unknown> | undefined;
@@ -453,7 +471,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     // A create: `If-Match` (other than `*`) and `If-None-Match: *` cannot hold for its collection.
     if (conditional || route.createsVersioned) errorStatuses.add(412);
     if (conditional && writes) errorStatuses.add(428);
-    for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status);
+    // A versioned record's writes: others changing it until the deadline (409 + Retry-After); any write: 504.
+    if (conditional) errorStatuses.add(409);
+    if (mutation) errorStatuses.add(504);
+    for (const status of errorStatuses) responses[String(status)] ??= errorResponse(status, mutation);
     // Node's HTTP parser answers before any route when the request line and headers exceed its limit (431), or a
     // request does not arrive within REQUEST_TIMEOUT_MS (408): in the deployment's error format, since the request's
     // Accept was never read.

@@ -7,6 +7,7 @@ import { foldEmail, foldUsername } from '@platform/contracts';
 import {
   deleteVersioned,
   findByIds,
+  insertWithinDeadline,
   SequencedCollection,
   updateVersioned,
   type IndexSpec,
@@ -90,7 +91,7 @@ export class UserRepository extends SequencedCollection<StoredUser> {
   }
 
   async insert(user: UserDocument): Promise<void> {
-    await this.collection.insertOne({
+    await insertWithinDeadline(this.collection, {
       ...user,
       usernameFolded: foldUsername(user.username),
       emailFolded: foldEmail(user.email),
@@ -137,6 +138,7 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     changes: ProfileChanges,
     expectedVersion?: number | null,
     event?: WriteEvent<UserDocument>,
+    current?: UserDocument,
   ): Promise<UserDocument | null> {
     const folded = changes.email === undefined ? {} : { emailFolded: foldEmail(changes.email) };
     return updateVersioned(
@@ -145,7 +147,8 @@ export class UserRepository extends SequencedCollection<StoredUser> {
       { ...changes, ...folded, updatedAt: new Date() },
       expectedVersion,
       {},
-      event as WriteEvent<StoredUser> | undefined,
+      // The profile as the caller read it (a StoredUser: read from this collection): the claim's starting point.
+      { current: current as StoredUser | undefined, event: event as WriteEvent<StoredUser> | undefined },
     );
   }
 
@@ -165,7 +168,7 @@ export class UserRepository extends SequencedCollection<StoredUser> {
       (current) => ({ passwordVersion: (current.passwordVersion ?? 0) + 1, tokensValidAfter: now, updatedAt: now }),
       expectedVersion,
       {},
-      event as WriteEvent<StoredUser> | undefined,
+      { event: event as WriteEvent<StoredUser> | undefined },
     );
   }
 
@@ -193,13 +196,8 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     cascade: (current: UserDocument) => Promise<void>,
     event?: WriteEvent<UserDocument>,
   ): Promise<boolean> {
-    return deleteVersioned(
-      this.versioned,
-      id,
-      expectedVersion,
-      {},
-      cascade,
-      event as WriteEvent<StoredUser> | undefined,
-    );
+    return deleteVersioned(this.versioned, id, expectedVersion, {}, cascade, {
+      event: event as WriteEvent<StoredUser> | undefined,
+    });
   }
 }

@@ -220,7 +220,14 @@ export class UserService {
     // The unique index on the folded e-mail decides a clash (no read before it: on FerretDB v1 that read scans the
     // collection, and twenty concurrent changes queued behind their scans past the gateway's deadline).
     try {
-      const updated = await this.users.update(id, changes, expectedVersion, this.accountEvent(caller, 'user.updated'));
+      // The profile just read is the claim's starting point: one read of it per write.
+      const updated = await this.users.update(
+        id,
+        changes,
+        expectedVersion,
+        this.accountEvent(caller, 'user.updated'),
+        current,
+      );
       if (!updated) throw notFound('User', id);
       return updated;
     } catch (error) {

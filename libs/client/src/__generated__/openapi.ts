@@ -698,7 +698,7 @@ export interface components {
              * @description The problem type: `https://api-platform.example/problems/<code in kebab case>`, one per `code`; an identifier, not a page to fetch.
              * @enum {string}
              */
-            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/request-timeout" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/headers-too-large" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable";
+            type: "https://api-platform.example/problems/invalid-input" | "https://api-platform.example/problems/bad-request" | "https://api-platform.example/problems/unauthenticated" | "https://api-platform.example/problems/login-failed" | "https://api-platform.example/problems/forbidden" | "https://api-platform.example/problems/not-found" | "https://api-platform.example/problems/method-not-allowed" | "https://api-platform.example/problems/request-timeout" | "https://api-platform.example/problems/conflict" | "https://api-platform.example/problems/precondition-failed" | "https://api-platform.example/problems/idempotency-key-reused" | "https://api-platform.example/problems/precondition-required" | "https://api-platform.example/problems/payload-too-large" | "https://api-platform.example/problems/unsupported-media-type" | "https://api-platform.example/problems/rate-limited" | "https://api-platform.example/problems/headers-too-large" | "https://api-platform.example/problems/internal-error" | "https://api-platform.example/problems/service-unavailable" | "https://api-platform.example/problems/outcome-unknown";
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
             /**
@@ -1727,7 +1727,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1756,10 +1756,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -1782,7 +1778,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][] | components["schemas"]["UserPageEnvelope"] | components["schemas"]["UserCursorEnvelope"] | components["schemas"]["UserV2"][] | components["schemas"]["UserV2PageEnvelope"] | components["schemas"]["UserV2CursorEnvelope"] | components["schemas"]["UserV1"][] | components["schemas"]["UserV1PageEnvelope"] | components["schemas"]["UserV1CursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -1805,10 +1801,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1834,8 +1826,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1880,8 +1870,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -1928,8 +1916,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1988,8 +1974,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2040,8 +2024,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2102,8 +2084,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2148,8 +2128,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2236,10 +2214,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -2285,8 +2259,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2331,8 +2303,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -2393,8 +2363,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2439,8 +2409,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,8 +2453,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2531,8 +2497,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2577,8 +2541,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,8 +2591,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2691,8 +2651,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2716,7 +2674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -2737,8 +2695,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2764,6 +2720,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getCurrentUser: {
@@ -2781,7 +2781,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2810,10 +2810,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -2832,7 +2828,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -2855,10 +2851,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2884,8 +2876,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2930,8 +2920,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -2978,8 +2966,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,8 +3010,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3084,8 +3068,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3146,8 +3128,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3192,8 +3172,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3238,7 +3216,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3273,10 +3251,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3295,7 +3269,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -3318,10 +3292,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3347,8 +3317,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3393,8 +3361,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -3441,8 +3407,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3487,8 +3451,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3547,8 +3509,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3599,8 +3559,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3661,8 +3619,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3707,8 +3663,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3752,7 +3706,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -3802,10 +3756,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3845,8 +3795,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,8 +3839,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -3939,8 +3885,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,8 +3929,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,8 +3987,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,8 +4033,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,8 +4077,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,8 +4121,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,8 +4165,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4281,8 +4215,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,8 +4259,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4389,8 +4319,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,7 +4342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -4435,8 +4363,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4462,6 +4388,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     deleteUser: {
@@ -4480,7 +4450,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -4519,10 +4489,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4548,8 +4514,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,8 +4558,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -4642,8 +4604,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,8 +4648,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,6 +4685,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -4748,8 +4752,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4794,8 +4796,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,8 +4846,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4892,8 +4890,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4954,8 +4950,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4979,7 +4973,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -5000,8 +4994,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5027,6 +5019,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     updateUser: {
@@ -5045,7 +5081,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -5094,10 +5130,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -5137,8 +5169,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5183,8 +5213,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -5231,8 +5259,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5277,8 +5303,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5337,8 +5361,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,8 +5407,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,8 +5451,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5475,8 +5495,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5521,8 +5539,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5573,8 +5589,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5619,8 +5633,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5681,8 +5693,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5706,7 +5716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -5727,8 +5737,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5748,6 +5756,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -5777,7 +5829,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -5816,10 +5868,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -5863,8 +5911,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5909,8 +5955,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -5957,8 +6001,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,8 +6045,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,7 +6082,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6063,8 +6103,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6109,8 +6149,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,8 +6193,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,8 +6243,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6269,8 +6303,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,7 +6326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6315,8 +6347,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6336,6 +6366,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -6365,7 +6439,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -6404,10 +6478,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -6451,8 +6521,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6497,8 +6565,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -6545,8 +6611,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6591,8 +6655,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6630,7 +6692,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6651,8 +6713,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6697,8 +6759,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6743,8 +6803,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,8 +6853,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6857,8 +6913,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6882,7 +6936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -6903,8 +6957,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6924,6 +6976,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -6953,7 +7049,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -7003,10 +7099,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -7050,8 +7142,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,8 +7186,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -7144,8 +7232,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,8 +7276,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7250,8 +7334,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7296,8 +7380,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7342,8 +7424,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,8 +7468,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7434,8 +7512,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7486,8 +7562,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7548,8 +7622,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,7 +7645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7594,8 +7666,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7615,6 +7685,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -7690,10 +7804,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -7734,8 +7844,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7780,8 +7888,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -7821,7 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -7842,8 +7948,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7888,8 +7994,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,8 +8038,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7980,8 +8082,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,8 +8132,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8094,8 +8192,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8119,7 +8215,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8140,8 +8236,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8161,6 +8255,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -8236,10 +8374,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -8280,8 +8414,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8326,8 +8458,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -8367,7 +8497,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8388,8 +8518,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8434,8 +8564,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8480,8 +8608,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8526,8 +8652,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8578,8 +8702,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8640,8 +8762,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8665,7 +8785,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8686,8 +8806,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8707,6 +8825,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -8778,10 +8940,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -8822,8 +8980,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8868,8 +9024,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -8909,7 +9063,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -8930,8 +9084,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8976,8 +9130,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9022,8 +9174,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9068,8 +9218,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9120,8 +9268,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9182,8 +9328,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9207,7 +9351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9228,8 +9372,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9249,6 +9391,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -9320,10 +9506,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -9353,8 +9535,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9399,8 +9579,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -9440,7 +9618,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9461,8 +9639,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9507,8 +9685,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,8 +9729,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9599,8 +9773,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9651,8 +9823,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9713,8 +9883,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9738,7 +9906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9759,8 +9927,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9786,6 +9952,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -9803,7 +10013,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -9832,10 +10042,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -9858,7 +10064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -9881,10 +10087,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9910,8 +10112,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9956,8 +10156,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -10004,8 +10202,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10064,8 +10260,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10126,8 +10320,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10172,8 +10364,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10262,10 +10452,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -10310,8 +10496,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10356,8 +10540,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -10404,8 +10586,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,8 +10644,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10510,8 +10690,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10556,8 +10734,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10602,8 +10778,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10654,8 +10828,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10716,8 +10888,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10741,7 +10911,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -10762,8 +10932,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10789,6 +10957,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getApiKey: {
@@ -10806,7 +11018,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -10841,10 +11053,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -10865,7 +11073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -10888,10 +11096,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10917,8 +11121,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10963,8 +11165,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -11011,8 +11211,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11057,8 +11255,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11117,8 +11313,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11169,8 +11363,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11231,8 +11423,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11277,8 +11467,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11322,7 +11510,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -11361,10 +11549,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11390,8 +11574,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11436,8 +11618,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -11484,8 +11664,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11530,8 +11708,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11569,6 +11745,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -11590,8 +11812,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11636,8 +11856,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11688,8 +11906,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11734,8 +11950,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11796,8 +12010,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11821,7 +12033,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -11842,8 +12054,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11869,6 +12079,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     updateApiKey: {
@@ -11887,7 +12141,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -11936,10 +12190,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -11981,8 +12231,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12027,8 +12275,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -12075,8 +12321,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12121,8 +12365,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12160,6 +12402,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -12181,8 +12469,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12227,8 +12513,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12273,8 +12557,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,8 +12601,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12371,8 +12651,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12417,8 +12695,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12479,8 +12755,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12504,7 +12778,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -12525,8 +12799,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12546,6 +12818,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -12657,7 +12973,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -12686,10 +13002,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -12711,7 +13023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][] | components["schemas"]["ItemPageEnvelope"] | components["schemas"]["ItemCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -12734,10 +13046,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12763,8 +13071,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12809,8 +13115,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -12857,8 +13161,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12917,8 +13219,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12969,8 +13269,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13031,8 +13329,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13077,8 +13373,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13165,10 +13459,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -13213,8 +13503,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13259,8 +13547,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -13307,8 +13593,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13346,7 +13630,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13367,8 +13651,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13413,8 +13697,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13459,8 +13741,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13505,8 +13785,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13551,8 +13829,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13603,8 +13879,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13665,8 +13939,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13690,7 +13962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13711,8 +13983,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13738,6 +14008,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getItem: {
@@ -13755,7 +14069,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -13790,10 +14104,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -13811,7 +14121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13834,10 +14144,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13863,8 +14169,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13909,8 +14213,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -13957,8 +14259,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14003,8 +14303,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14063,8 +14361,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14115,8 +14411,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14177,8 +14471,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14223,8 +14515,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14268,7 +14558,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -14319,10 +14609,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -14361,8 +14647,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14407,8 +14691,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -14455,8 +14737,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14501,8 +14781,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14540,6 +14818,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -14561,8 +14885,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14607,8 +14929,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14653,8 +14973,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14699,8 +15017,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14751,8 +15067,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14797,8 +15111,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14859,8 +15171,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14884,7 +15194,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -14905,8 +15215,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14932,6 +15240,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     deleteItem: {
@@ -14950,7 +15302,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -14989,10 +15341,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15018,8 +15366,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15064,8 +15410,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -15112,8 +15456,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15158,8 +15500,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15197,6 +15537,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -15218,8 +15604,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15264,8 +15648,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15316,8 +15698,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15362,8 +15742,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15424,8 +15802,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15449,7 +15825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -15470,8 +15846,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15497,6 +15871,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     updateItem: {
@@ -15515,7 +15933,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -15564,10 +15982,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -15606,8 +16020,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15652,8 +16064,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -15700,8 +16110,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15746,8 +16154,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15785,6 +16191,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -15806,8 +16258,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15852,8 +16302,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15898,8 +16346,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15944,8 +16390,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15996,8 +16440,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16042,8 +16484,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16104,8 +16544,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16129,7 +16567,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16150,8 +16588,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16171,6 +16607,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -16274,7 +16754,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -16303,10 +16783,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -16330,7 +16806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16353,10 +16829,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16382,8 +16854,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16428,8 +16898,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -16476,8 +16944,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16536,8 +17002,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16588,8 +17052,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16650,8 +17112,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16696,8 +17156,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16783,10 +17241,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -16833,8 +17287,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16879,8 +17331,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -16927,8 +17377,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16966,7 +17414,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16987,8 +17435,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17033,8 +17481,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17079,8 +17525,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17125,8 +17569,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17171,8 +17613,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17223,8 +17663,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17285,8 +17723,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17310,7 +17746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -17331,8 +17767,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17358,6 +17792,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getPost: {
@@ -17375,7 +17853,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -17410,10 +17888,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -17433,7 +17907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -17456,10 +17930,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17485,8 +17955,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17531,8 +17999,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -17579,8 +18045,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17625,8 +18089,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17685,8 +18147,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17737,8 +18197,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17799,8 +18257,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17845,8 +18301,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17890,7 +18344,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -17940,10 +18394,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -17984,8 +18434,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18030,8 +18478,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -18078,8 +18524,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18124,8 +18568,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18163,6 +18605,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -18184,8 +18672,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18230,8 +18716,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18276,8 +18760,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18322,8 +18804,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18374,8 +18854,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18420,8 +18898,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18482,8 +18958,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18507,7 +18981,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -18528,8 +19002,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18555,6 +19027,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     deletePost: {
@@ -18573,7 +19089,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -18612,10 +19128,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18641,8 +19153,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18687,8 +19197,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -18735,8 +19243,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18781,8 +19287,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18820,6 +19324,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -18841,8 +19391,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18887,8 +19435,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18939,8 +19485,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18985,8 +19529,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19047,8 +19589,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19072,7 +19612,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -19093,8 +19633,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19120,6 +19658,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     updatePost: {
@@ -19138,7 +19720,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -19187,10 +19769,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -19231,8 +19809,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19277,8 +19853,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -19325,8 +19899,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19371,8 +19943,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19410,6 +19980,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -19431,8 +20047,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19477,8 +20091,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19523,8 +20135,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19569,8 +20179,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19621,8 +20229,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19667,8 +20273,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19729,8 +20333,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19754,7 +20356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -19775,8 +20377,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19796,6 +20396,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -19857,10 +20501,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -19903,8 +20543,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19949,8 +20587,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -19997,8 +20633,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20043,8 +20677,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20082,7 +20714,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -20103,8 +20735,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20149,8 +20781,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20201,8 +20831,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20263,8 +20891,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20288,7 +20914,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -20309,8 +20935,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20330,6 +20954,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -20386,10 +21054,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20415,8 +21079,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20461,8 +21123,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -20509,8 +21169,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20555,8 +21213,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20615,8 +21271,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20667,8 +21321,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20729,8 +21381,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20754,7 +21404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -20775,8 +21425,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20796,6 +21444,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -20891,7 +21583,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -20926,10 +21618,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -20951,7 +21639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -20974,10 +21662,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21003,8 +21687,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21049,8 +21731,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -21097,8 +21777,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21143,8 +21821,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21203,8 +21879,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21255,8 +21929,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21317,8 +21989,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21363,8 +22033,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21455,10 +22123,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -21503,8 +22167,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21549,8 +22211,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -21597,8 +22257,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21643,8 +22301,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21682,7 +22338,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -21703,8 +22359,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21749,8 +22405,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21795,8 +22449,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21841,8 +22493,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21887,8 +22537,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21939,8 +22587,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22001,8 +22647,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22026,7 +22670,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -22047,8 +22691,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22074,6 +22716,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getComment: {
@@ -22091,7 +22777,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -22131,10 +22817,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -22152,7 +22834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -22175,10 +22857,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22204,8 +22882,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22250,8 +22926,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -22298,8 +22972,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22344,8 +23016,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22404,8 +23074,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22456,8 +23124,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22518,8 +23184,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22564,8 +23228,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22609,7 +23271,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -22653,10 +23315,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22682,8 +23340,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22728,8 +23384,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -22776,8 +23430,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22822,8 +23474,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22861,6 +23511,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -22882,8 +23578,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22928,8 +23622,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22980,8 +23672,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23026,8 +23716,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23088,8 +23776,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23113,7 +23799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -23134,8 +23820,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23161,6 +23845,50 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     updateComment: {
@@ -23179,7 +23907,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -23233,10 +23961,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -23275,8 +23999,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23321,8 +24043,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -23369,8 +24089,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23415,8 +24133,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23454,6 +24170,52 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -23475,8 +24237,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23521,8 +24281,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23567,8 +24325,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23613,8 +24369,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23665,8 +24419,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23711,8 +24463,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23773,8 +24523,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23798,7 +24546,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -23819,8 +24567,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23840,6 +24586,50 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -23935,7 +24725,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -23970,10 +24760,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -23997,7 +24783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -24020,10 +24806,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24049,8 +24831,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24095,8 +24875,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -24143,8 +24921,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24189,8 +24965,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24249,8 +25023,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24301,8 +25073,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -24363,8 +25133,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24409,8 +25177,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -24525,7 +25291,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
+                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
                 "If-None-Match"?: string;
             };
             path: {
@@ -24565,10 +25331,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -24590,7 +25352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -24613,10 +25375,6 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
-                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
-                    "Cache-Control"?: "private, no-cache";
-                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
-                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24642,8 +25400,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24688,8 +25444,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -24736,8 +25490,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24782,8 +25534,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24842,8 +25592,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24894,8 +25642,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -24956,8 +25702,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25002,8 +25746,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
-                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
-                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
