@@ -44,8 +44,6 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     deps.apiKeyOwners,
     deps.logger,
     deps.bootstrapApiKey,
-    // A key's last use is recorded outside any mutation (while the gateway verifies it): it invalidates like one.
-    () => deps.writes?.written() ?? Promise.resolve(),
     deps.events,
   );
   return startSubgraph<AuthContext>({

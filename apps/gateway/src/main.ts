@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphqlLimitsOf, isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { createCredentialChecks, createReadCache } from '@platform/federation';
+import { createCredentialChecks, createGenerationReader, createReadCache } from '@platform/federation';
 import { facadeProofChecker } from '@platform/rate-limit';
 import { runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const env = loadGatewayEnvironment();
   const logger = createLogger('gateway', env.LOG_LEVEL);
   const supergraphSdl = readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8');
-  const credentials = createCredentialChecks(env, 'gateway');
+  // One connection to the generations: the credential checks and the read cache read them once per request.
+  const generations = createGenerationReader(env, logger);
+  const credentials = createCredentialChecks(env, 'gateway', generations);
   const rateLimiter = createGatewayRateLimiter({
     redisUrl: env.REDIS_URL,
     points: env.RATE_LIMIT_POINTS,
@@ -59,8 +61,7 @@ async function main(): Promise<void> {
     introspection: env.GRAPHQL_INTROSPECTION,
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
-    apiKeys: credentials.apiKeys,
-    tokenStatus: credentials.tokenStatus,
+    callers: credentials.callers,
     limits: graphqlLimitsOf(env),
     subgraphSecret: env.subgraphSecret,
     dedupReads: env.SUBGRAPH_DEDUP,
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     },
     apqCache,
     trustedDocuments,
-    readCache: createReadCache(env, logger),
+    readCache: createReadCache(env, logger, generations),
   });
   await runService({
     name: 'gateway',
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
       await app.server.stop();
       await credentials.close();
       await app.close();
+      await generations?.close();
       await rateLimiter.close();
       await apqCache?.close();
     },

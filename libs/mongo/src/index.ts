@@ -46,3 +46,9 @@ export {
   type WriteEvent,
 } from './event-outbox';
 export { EventRelay, type EventRelayOptions, type EventTransport, type PublishedEvent } from './event-relay';
+export {
+  trackDataAccess,
+  idsOfFilter,
+  type DataAccessHooks,
+  type DataAccessTrackingOptions,
+} from './data-access-tracking';

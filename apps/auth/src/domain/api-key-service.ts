@@ -78,8 +78,6 @@ export class ApiKeyService {
     private readonly owners: ApiKeyOwners,
     private readonly logger: Logger,
     private readonly bootstrapKey: string | undefined,
-    /** Runs after a write outside a mutation (the last-use stamp), for the read cache. */
-    private readonly written: () => Promise<void> = () => Promise.resolve(),
     private readonly outbox?: EventOutbox,
   ) {}
 
@@ -204,20 +202,14 @@ export class ApiKeyService {
     const owner = await this.owners.status(stored.userId, caller.requestId);
     if (!owner?.isActive) return null;
     const allowed = scopesForRole(owner.role) as string[];
-    // Only a recorded use changes what readers see: a check within the minute invalidates no cached read.
-    this.keys
-      .touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS)
-      .then((wrote) => (wrote ? this.written() : undefined))
-      .catch((error: unknown) => {
-        this.logger.warn(
-          {
-            requestId: caller.requestId,
-            apiKeyId: stored._id,
-            err: error instanceof Error ? error.message : 'error',
-          },
-          'api key last-use not recorded',
-        );
-      });
+    // Only a recorded use changes what readers see (its write bumps the key's generation): a check within the minute
+    // invalidates nothing.
+    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).catch((error: unknown) => {
+      this.logger.warn(
+        { requestId: caller.requestId, apiKeyId: stored._id, err: error instanceof Error ? error.message : 'error' },
+        'api key last-use not recorded',
+      );
+    });
     return {
       keyId: stored._id,
       userId: stored.userId,

@@ -1,17 +1,23 @@
 /**
- * `Idempotency-Key` on POST (docs/interface.md#idempotency-key; ADR 0012): the first outcome per caller and key is
+ * `Idempotency-Key` on POST (docs/interface.md#idempotency-key; ADR 0012): the first outcome per account and key is
  * stored in Redis for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key
  * with another request is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are
  * not kept. Redis unreachable: IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee
  * (`Idempotency-Status: unavailable`), `closed` answers 503 + Retry-After.
+ *
+ * A record is bound to the stable id of the account behind the credential (the user's id, the API key's id; the client
+ * IP without a credential), never to a username another account may take later. A replay goes only to a credential that
+ * may make the request now: the caller is established first (a deactivated, deleted or demoted user's token, one issued
+ * before a password reset, a revoked key: 401 as a fresh request), and one without the route's scope gets the 403 a
+ * fresh request would.
  */
 import type { Request, Response } from 'express';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { idempotencyRequests, metricsRecording } from '@platform/metrics';
+import type { ResolvedCaller } from '@platform/federation';
 import {
   createIdempotencyStore,
-  createIdentityResolver,
   IdempotencyUnavailableError,
   type IdempotencyStore,
   type StoredResponse,
@@ -19,7 +25,6 @@ import {
 import type { RestEnvironment } from '../environment';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 import { errorFormatFor } from './error-handler';
-import { apiKeyFrom } from './credentials';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** 1-255 printable ASCII characters (docs/interface.md#idempotency-key). */
@@ -46,7 +51,6 @@ type IdempotencySettings = Pick<
   | 'IDEMPOTENCY_FAIL_MODE'
   | 'REQUEST_TIMEOUT_MS'
   | 'GATEWAY_TIMEOUT_MS'
-  | 'RATE_LIMIT_WINDOW'
   | 'ERROR_FORMAT'
   | 'jwtSecret'
 >;
@@ -57,9 +61,14 @@ export interface Idempotency {
    * sent from the store (the route must not run), `proceed` otherwise (the outcome is then captured as it is sent).
    * `store: false` (token-issuing routes) validates the key but keeps nothing: credentials are not stored in Redis.
    * `body`: the body as the route validated it (undefined when the route reads none), so what the route ignores does
-   * not tell two requests apart, and no unvalidated body is ever serialised.
+   * not tell two requests apart, and no unvalidated body is ever serialised. `caller`: the request's established caller
+   * (its account binds the record); `scope`: what the route needs, which a replay needs too.
    */
-  guard(req: Request, res: Response, options: { store: boolean; body: unknown }): Promise<'replayed' | 'proceed'>;
+  guard(
+    req: Request,
+    res: Response,
+    options: { store: boolean; body: unknown; caller: () => Promise<ResolvedCaller>; scope?: string },
+  ): Promise<'replayed' | 'proceed'>;
   close(): Promise<void>;
 }
 
@@ -76,7 +85,6 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     runningTtlMs: env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS,
     secret: env.jwtSecret,
   });
-  const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
 
   const unavailable = (res: Response, error: unknown): 'proceed' => {
     if (env.IDEMPOTENCY_FAIL_MODE === 'closed') {
@@ -100,10 +108,9 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         res.set('idempotency-status', 'not-stored');
         return 'proceed';
       }
-      const caller = await identities.identityOf(
-        { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: req.ip ?? 'unknown' },
-        res,
-      );
+      // Who may see the outcome: the account, checked now (a refused credential is refused here as it would be fresh).
+      const resolved = await options.caller();
+      const caller = resolved.account ?? `ip:${req.ip ?? 'unknown'}`;
       // The same request: method, URL as sent, the validated body (whatever the order of its members), its
       // preconditions (an action retried with a fresh If-Match is another request, not the stored 412), and the
       // representation asked for (API version, problem details), which a replay cannot change.
@@ -141,6 +148,13 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         );
       }
       if (claim.kind === 'done') {
+        // The scope may have been taken away since (a narrower token of the same account): what a fresh request meets.
+        if (options.scope !== undefined && !resolved.principal) {
+          throw new AppError('UNAUTHENTICATED', 'Not authenticated', { headers: { 'www-authenticate': 'Bearer' } });
+        }
+        if (options.scope !== undefined && !resolved.principal?.scopes.includes(options.scope)) {
+          throw new AppError('FORBIDDEN', `Not enough permissions. Required: ${options.scope}`);
+        }
         count('replayed');
         replay(res, claim.response);
         return 'replayed';
