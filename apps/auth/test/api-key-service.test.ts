@@ -7,6 +7,7 @@ import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import {
   connectMongo,
+  DeletionMarks,
   ensureIndexes,
   ID_CLAIMS_COLLECTION,
   trackDataAccess,
@@ -39,7 +40,7 @@ describe('ApiKeyService (component)', () => {
       jwtSecret: stack.jwtSecret,
       subgraphSecret: stackSubgraphSecret(stack),
     });
-    keys = new ApiKeyService(new ApiKeyRepository(mongo.db), new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP);
+    keys = new ApiKeyService(new ApiKeyRepository(mongo.db), new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP, new DeletionMarks(mongo.db));
     const username = `akc${unique()}`;
     const created = await http.post(`${stack.restUrl}/users/`, { json: { username, email: `${username}@example.com`, password: 'component-pass-1' } });
     expect(created.status).toBe(201);
@@ -97,7 +98,7 @@ describe('ApiKeyService (component)', () => {
       { bookkeeping: new Set([VERSION_CLAIMS_COLLECTION, ID_CLAIMS_COLLECTION]) },
     );
     const repository = new AwaitedTouches(tracked);
-    const counting = new ApiKeyService(repository, new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP);
+    const counting = new ApiKeyService(repository, new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP, new DeletionMarks(mongo.db));
     const { apiKey, key } = await counting.create(as(owner), { name: 'twice', scopes: ['items:read'] });
     written.length = 0;
     await counting.verify(as(service), key);
