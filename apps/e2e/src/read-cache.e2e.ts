@@ -22,6 +22,7 @@ import {
   type ManagedProcess,
   type RunningSystem,
 } from '@platform/dev-stack';
+import { Redis } from 'ioredis';
 import { http, testStack } from '@platform/testing';
 import { unique } from './test/accounts';
 
@@ -372,6 +373,53 @@ describe('read cache across replicas sharing Redis', () => {
 
     expect((await http.post(`${b.url}/posts/${postId}/like`, { token: adminToken })).status).toBe(200);
     expect(await likeCount()).toBe(1);
+  });
+
+  it('when cached reads are served, then each request reads its credential\'s and its fetches\' generations in one Redis round trip', async () => {
+    const owner = await register();
+    const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Counted', price: 2 } });
+    expect(created.status).toBe(201);
+    const joined = () =>
+      graphql('query RcCounted($id: ID!) { item(id: $id) { name owner { username } } }', { id: String(created.body.id) }, owner.token);
+    const single = () => getUser(b, owner.id, owner.token);
+    // Warmed until every entry is kept under its own generations and each request's reads are known (the hint).
+    const other = await register();
+    for (let round = 0; round < 3; round += 1) {
+      await joined();
+      await single();
+    }
+    expect((await http.patch(`${a.url}/users/${other.id}`, { token: other.token, json: { full_name: 'x' } })).status).toBe(200);
+    expect((await http.post(`${a.url}/items/`, { token: other.token, json: { name: 'x', price: 1 } })).status).toBe(201);
+    for (let round = 0; round < 3; round += 1) {
+      await joined();
+      await single();
+    }
+
+    // Every command Redis runs meanwhile: the generation reads are the scripts over `{rc}` keys (and, in a previous
+    // release, GETs of `read-cache:generation:*`); rate limits and idempotency records have keys of their own.
+    const monitor = new Redis(`redis://127.0.0.1:${redisPort}`);
+    const reads: string[] = [];
+    const watching = await monitor.monitor();
+    watching.on('monitor', (_time: string, args: string[], source: string) => {
+      // A script's own commands are reported too, from `lua`: one round trip is one command from a client.
+      if (source.includes('lua')) return;
+      if (args.some((arg) => arg.startsWith('{rc}') || arg.startsWith('read-cache:generation:'))) reads.push(args[0] ?? '');
+    });
+    const before = await Promise.all([lookups(b), lookups(g)]);
+    const REQUESTS = 5;
+    for (let round = 0; round < REQUESTS; round += 1) {
+      expect(((await joined()) as { item: unknown }).item).toMatchObject({ name: 'Counted', owner: { username: owner.username } });
+      expect((await single()).status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    watching.disconnect();
+    monitor.disconnect();
+    const after = await Promise.all([lookups(b), lookups(g)]);
+    // Two fetches per GraphQL request (items, then users for the owner) and one per REST request, all hits ...
+    expect(delta(after[1]!, before[1]!, 'hit')).toBe(REQUESTS * 2);
+    expect(delta(after[0]!, before[0]!, 'hit')).toBe(REQUESTS);
+    // ... and one read of generations per request, the token's account check included.
+    expect(reads.length).toBe(REQUESTS * 2);
   });
 
   it('when callers with different identities or scopes read the same thing, then none gets the answer cached for another', async () => {
