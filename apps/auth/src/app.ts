@@ -12,6 +12,7 @@ import type { AuthContext } from './context';
 import { resolvers } from './resolvers';
 import { ApiKeyRepository } from './data-access/api-key-repository';
 import { ApiKeyService, type ApiKeyOwners } from './domain/api-key-service';
+import { DeletionMarks } from '@platform/mongo';
 
 export interface AuthAppDeps extends SubgraphAppDeps {
   /** Role and state of a key's owner (the users subgraph's `_accountStatus`). */
@@ -44,8 +45,7 @@ export async function createAuthApp(deps: AuthAppDeps): Promise<AuthApp> {
     deps.apiKeyOwners,
     deps.logger,
     deps.bootstrapApiKey,
-    // A key's last use is recorded outside any mutation (while the gateway verifies it): it invalidates like one.
-    () => deps.writes?.written() ?? Promise.resolve(),
+    new DeletionMarks(deps.db),
     deps.events,
   );
   return startSubgraph<AuthContext>({

@@ -5,7 +5,15 @@
 import { ALL_SCOPES, READ_SCOPES, digestSecret, type Principal, type RequestCaller } from '@platform/auth';
 import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logging';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@platform/mongo';
+import {
+  connectMongo,
+  DeletionMarks,
+  ensureIndexes,
+  ID_CLAIMS_COLLECTION,
+  trackDataAccess,
+  VERSION_CLAIMS_COLLECTION,
+  type MongoHandle,
+} from '@platform/mongo';
 import { InternalGraphQLClient } from '@platform/service';
 import { unique, http, stackSubgraphSecret, testStack } from '@platform/testing';
 import { ApiKeyRepository, API_KEYS_COLLECTION, apiKeyIndexes } from '../src/data-access/api-key-repository';
@@ -32,7 +40,7 @@ describe('ApiKeyService (component)', () => {
       jwtSecret: stack.jwtSecret,
       subgraphSecret: stackSubgraphSecret(stack),
     });
-    keys = new ApiKeyService(new ApiKeyRepository(mongo.db), new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP);
+    keys = new ApiKeyService(new ApiKeyRepository(mongo.db), new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP, new DeletionMarks(mongo.db));
     const username = `akc${unique()}`;
     const created = await http.post(`${stack.restUrl}/users/`, { json: { username, email: `${username}@example.com`, password: 'component-pass-1' } });
     expect(created.status).toBe(201);
@@ -66,7 +74,7 @@ describe('ApiKeyService (component)', () => {
     await expect(keys.verify(as(service), '')).resolves.toBeNull();
   });
 
-  it('when a key is verified twice within the minute, then only the recorded use invalidates the read cache', async () => {
+  it('when a key is verified twice within the minute, then only the recorded use writes (bumps its generation)', async () => {
     /** The real repository, its last-use writes awaited by the test (the service does not wait for them). */
     class AwaitedTouches extends ApiKeyRepository {
       readonly touches: Array<Promise<boolean>> = [];
@@ -76,17 +84,28 @@ describe('ApiKeyService (component)', () => {
         return touched;
       }
     }
-    const repository = new AwaitedTouches(mongo.db);
-    let invalidations = 0;
-    const counting = new ApiKeyService(repository, new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP, async () => {
-      invalidations += 1;
-    });
-    const { key } = await counting.create(as(owner), { name: 'twice', scopes: ['items:read'] });
+    // The database as the subgraph's tracking sees it (ADR 0019): each write to a key is a bump of its generation.
+    const written: string[] = [];
+    const tracked = trackDataAccess(
+      mongo.db,
+      {
+        read: () => undefined,
+        wrote: (collection, ids) => {
+          if (collection === API_KEYS_COLLECTION) written.push(String(ids));
+        },
+        opaque: () => undefined,
+      },
+      { bookkeeping: new Set([VERSION_CLAIMS_COLLECTION, ID_CLAIMS_COLLECTION]) },
+    );
+    const repository = new AwaitedTouches(tracked);
+    const counting = new ApiKeyService(repository, new UsersAccountDirectory(usersClient), createLogger('test', 'silent'), BOOTSTRAP, new DeletionMarks(mongo.db));
+    const { apiKey, key } = await counting.create(as(owner), { name: 'twice', scopes: ['items:read'] });
+    written.length = 0;
     await counting.verify(as(service), key);
     await counting.verify(as(service), key);
     expect(await Promise.all(repository.touches)).toEqual([true, false]);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(invalidations).toBe(1);
+    expect(written).toEqual([String(apiKey._id)]);
   });
 
   it('when a key is verified, then its last use is recorded', async () => {

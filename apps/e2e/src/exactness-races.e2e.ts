@@ -7,7 +7,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { ALL_SCOPES, signAccessToken } from '@platform/auth';
-import { http } from '@platform/testing';
+import { http, suiteApps, type ExtraApp } from '@platform/testing';
 import { registerAccount } from './test/accounts';
 import { member, rest, stack } from './test/resources-support';
 
@@ -229,6 +229,44 @@ describe('deletions racing the writes', () => {
     expect(await commentDocuments({ authorId: doomed.id })).toBe(0);
     expect(await postsDb().collection('posts').countDocuments({ authorId: doomed.id })).toBe(0);
     expect(await likeCountOf(otherPost, bystander.token)).toBe(0);
+  });
+});
+
+describe("an account's deletion against its own token, over two facade replicas", () => {
+  const apps = suiteApps('exactness-');
+  let replica: ExtraApp;
+  beforeAll(async () => {
+    // A second facade beside the shared one, sharing its Redis (the generations) as replicas of one deployment do.
+    replica = await apps.start('rest', {
+      GATEWAY_MODE: 'embedded',
+      REDIS_URL: stack.redisUrl,
+      RATE_LIMIT_POINTS: '100000',
+    });
+  }, 60_000);
+
+  it('when a user is deleted while its token creates items and API keys through both replicas, then none survives and every request after the 204 is refused on both', async () => {
+    const doomed = await member('racecreates');
+    const createItem = (base: string, index: number) =>
+      http.post(`${base}/items/`, { token: doomed.token, json: { name: `race ${index}`, price: 1 } });
+    const createKey = (base: string, index: number) =>
+      http.post(`${base}/api-keys`, { token: doomed.token, json: { name: `race ${index}`, scopes: ['items:read'] } });
+    const { deleted, during, after } = await raceDeletion(
+      () => http.delete(rest(`/users/${doomed.id}`), { token: doomed.token }),
+      (index) => [
+        createItem(stack.restUrl, index),
+        createItem(replica.url, index),
+        createKey(replica.url, index),
+        createKey(stack.restUrl, index),
+      ],
+    );
+
+    expect(deleted.status).toBe(204);
+    expect(during.filter((r) => ![201, 401].includes(r.status)).map((r) => r.text)).toEqual([]);
+    // The next request after the 204, on either replica: the account is gone, its token with it (no grace window).
+    expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    // Whatever raced the cascade either was swept or undid itself (the deletion mark, checked after each insert).
+    expect(await mongo.db('api_items').collection('items').countDocuments({ ownerId: doomed.id })).toBe(0);
+    expect(await mongo.db('api_auth').collection('api_keys').countDocuments({ userId: doomed.id })).toBe(0);
   });
 });
 

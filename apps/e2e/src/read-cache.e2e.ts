@@ -22,6 +22,7 @@ import {
   type ManagedProcess,
   type RunningSystem,
 } from '@platform/dev-stack';
+import { Redis } from 'ioredis';
 import { http, testStack } from '@platform/testing';
 import { unique } from './test/accounts';
 
@@ -262,6 +263,165 @@ describe('read cache across replicas sharing Redis', () => {
     expect((await lookups(b))['hit'] ?? 0).toBeGreaterThan(0);
   });
 
+  /** A GraphQL read through the gateway process (its read cache), failing on any error. */
+  async function graphql<T>(query: string, variables: Record<string, unknown>, token: string): Promise<T> {
+    const response = await http.graphql(`${g.url}/graphql`, query, variables, { token });
+    expect(response.body.errors).toBeUndefined();
+    return response.body.data as T;
+  }
+
+  const delta = (after: Record<string, number>, before: Record<string, number>, result: string) =>
+    (after[result] ?? 0) - (before[result] ?? 0);
+
+  it('when other users of the same subgraph are written, then cached reads of an untouched user keep hitting on both replicas and through GraphQL, while each written user is read fresh', async () => {
+    const hot = await register();
+    const others = [await register(), await register(), await register()];
+    const readHot = async () => {
+      expect((await getUser(b, hot.id, adminToken)).status).toBe(200);
+      await graphqlUser(hot.id, adminToken);
+    };
+    await warm(readHot, [b, g]);
+    // A first write of the subgraph after an entry's first fetch invalidates it once (it was kept under the subgraph's
+    // `any` generation, its documents not known before the fetch); read again, it is kept under its own.
+    expect((await http.patch(`${a.url}/users/${others[0]!.id}`, { token: others[0]!.token, json: { full_name: 'Settle' } })).status).toBe(200);
+    await readHot();
+
+    for (let round = 0; round < 6; round += 1) {
+      const other = others[round % others.length]!;
+      const name = `Other ${round}`;
+      const patched = await http.patch(`${(round % 2 ? a : b).url}/users/${other.id}`, { token: other.token, json: { full_name: name } });
+      expect(patched.status).toBe(200);
+      // The untouched user: a hit on each replica, nothing fetched again.
+      const before = await Promise.all([lookups(b), lookups(g)]);
+      await readHot();
+      const after = await Promise.all([lookups(b), lookups(g)]);
+      for (const index of [0, 1]) {
+        expect({
+          hit: delta(after[index]!, before[index]!, 'hit'),
+          fetched: delta(after[index]!, before[index]!, 'miss') + delta(after[index]!, before[index]!, 'stale_miss'),
+        }).toEqual({ hit: 1, fetched: 0 });
+      }
+      // The written user, through the other replica and through GraphQL: the write is seen at once.
+      expect((await getUser(round % 2 ? b : a, other.id, adminToken)).body.full_name).toBe(name);
+      expect((await graphqlUser(other.id, adminToken))?.fullName).toBe(name);
+    }
+  });
+
+  it("when a user, an owner's items or a post's likes change, then the entity representation, the listing and the derived count that hold them are read fresh", async () => {
+    const owner = await register();
+    const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Desk', price: 30 } });
+    expect(created.status).toBe(201);
+    const itemId = String(created.body.id);
+    const post = await http.post(`${a.url}/posts`, { token: owner.token, json: { title: 'Liked', body: 'text' } });
+    expect(post.status).toBe(201);
+    const postId = String(post.body.id);
+
+    // `_entities`: the item's owner is fetched from users by representation.
+    const ownerName = async () =>
+      (
+        await graphql<{ item: { owner: { fullName: string | null } } }>(
+          'query RcOwner($id: ID!) { item(id: $id) { owner { fullName } } }',
+          { id: itemId },
+          adminToken,
+        )
+      ).item.owner.fullName;
+    // A listing of users (by a filter, not by id).
+    const listedName = async () =>
+      (
+        await graphql<{ users: { nodes: Array<{ fullName: string | null }> } }>(
+          'query RcListed($name: String!) { users(filter: { username: { eq: $name } }) { nodes { fullName } } }',
+          { name: owner.username },
+          adminToken,
+        )
+      ).users.nodes[0]?.fullName;
+    // The owner's items: the items subgraph reads them by owner for the User representation.
+    const ownedItems = async () =>
+      (
+        await graphql<{ user: { items: Array<{ name: string }> } }>(
+          'query RcOwned($id: ID!) { user(id: $id) { items { name } } }',
+          { id: String(owner.id) },
+          adminToken,
+        )
+      ).user.items.map((item) => item.name);
+    // A count derived from other documents (likes) than the post's own.
+    const likeCount = async () =>
+      (await graphql<{ post: { likeCount: number } }>('query RcLikes($id: ID!) { post(id: $id) { likeCount } }', { id: postId }, adminToken))
+        .post.likeCount;
+
+    const readAll = async () => {
+      await ownerName();
+      await listedName();
+      await ownedItems();
+      await likeCount();
+    };
+    await warm(readAll, [g]);
+    // Other records of each subgraph written: the entries, kept at first under their subgraphs' `any` generations
+    // (what they read was not known before their first fetch), are read again and kept under their own.
+    const other = await register();
+    expect((await http.patch(`${a.url}/users/${other.id}`, { token: other.token, json: { full_name: 'Other' } })).status).toBe(200);
+    expect((await http.post(`${a.url}/items/`, { token: other.token, json: { name: 'Other', price: 1 } })).status).toBe(201);
+    expect((await http.post(`${a.url}/posts`, { token: other.token, json: { title: 'Other', body: 'text' } })).status).toBe(201);
+    await readAll();
+    await warm(readAll, [g]);
+
+    expect((await http.patch(`${b.url}/users/${owner.id}`, { token: owner.token, json: { full_name: 'Renamed Owner' } })).status).toBe(200);
+    expect(await ownerName()).toBe('Renamed Owner');
+    expect(await listedName()).toBe('Renamed Owner');
+
+    expect((await http.post(`${b.url}/items/`, { token: owner.token, json: { name: 'Chair', price: 5 } })).status).toBe(201);
+    expect(await ownedItems()).toEqual(['Desk', 'Chair']);
+
+    expect((await http.post(`${b.url}/posts/${postId}/like`, { token: adminToken })).status).toBe(200);
+    expect(await likeCount()).toBe(1);
+  });
+
+  it('when cached reads are served, then each request reads its credential\'s and its fetches\' generations in one Redis round trip', async () => {
+    const owner = await register();
+    const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Counted', price: 2 } });
+    expect(created.status).toBe(201);
+    const joined = () =>
+      graphql('query RcCounted($id: ID!) { item(id: $id) { name owner { username } } }', { id: String(created.body.id) }, owner.token);
+    const single = () => getUser(b, owner.id, owner.token);
+    // Warmed until every entry is kept under its own generations and each request's reads are known (the hint).
+    const other = await register();
+    for (let round = 0; round < 3; round += 1) {
+      await joined();
+      await single();
+    }
+    expect((await http.patch(`${a.url}/users/${other.id}`, { token: other.token, json: { full_name: 'x' } })).status).toBe(200);
+    expect((await http.post(`${a.url}/items/`, { token: other.token, json: { name: 'x', price: 1 } })).status).toBe(201);
+    for (let round = 0; round < 3; round += 1) {
+      await joined();
+      await single();
+    }
+
+    // Every command Redis runs meanwhile: the generation reads are the scripts over `{rc}` keys (and, in a previous
+    // release, GETs of `read-cache:generation:*`); rate limits and idempotency records have keys of their own.
+    const monitor = new Redis(`redis://127.0.0.1:${redisPort}`);
+    const reads: string[] = [];
+    const watching = await monitor.monitor();
+    watching.on('monitor', (_time: string, args: string[], source: string) => {
+      // A script's own commands are reported too, from `lua`: one round trip is one command from a client.
+      if (source.includes('lua')) return;
+      if (args.some((arg) => arg.startsWith('{rc}') || arg.startsWith('read-cache:generation:'))) reads.push(args[0] ?? '');
+    });
+    const before = await Promise.all([lookups(b), lookups(g)]);
+    const REQUESTS = 5;
+    for (let round = 0; round < REQUESTS; round += 1) {
+      expect(((await joined()) as { item: unknown }).item).toMatchObject({ name: 'Counted', owner: { username: owner.username } });
+      expect((await single()).status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    watching.disconnect();
+    monitor.disconnect();
+    const after = await Promise.all([lookups(b), lookups(g)]);
+    // Two fetches per GraphQL request (items, then users for the owner) and one per REST request, all hits ...
+    expect(delta(after[1]!, before[1]!, 'hit')).toBe(REQUESTS * 2);
+    expect(delta(after[0]!, before[0]!, 'hit')).toBe(REQUESTS);
+    // ... and one read of generations per request, the token's account check included.
+    expect(reads.length).toBe(REQUESTS * 2);
+  });
+
   it('when callers with different identities or scopes read the same thing, then none gets the answer cached for another', async () => {
     const first = await register();
     const second = await register();
@@ -332,6 +492,36 @@ describe('read cache across replicas sharing Redis', () => {
     for (let round = 0; round < 2; round += 1) {
       for (const replica of [a, b]) expect((await read(replica)).body.full_name).toBe('During Outage');
       expect((await graphqlUser(member.id, adminToken))?.fullName).toBe('During Outage');
+    }
+  });
+
+  it('when Redis is unreachable, then a revoked key and a deactivated user are refused on the next request through the other replica (every check asks), and nothing checked before serves after it is back', async () => {
+    const member = await register();
+    const created = await http.post(`${a.url}/api-keys`, { token: member.token, json: { name: 'outage', scopes: ['items:read'] } });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    const useKey = (replica: Replica) => http.get(`${replica.url}/items/`, { headers: { 'x-api-key': key } });
+    const me = (replica: Replica) => http.get(`${replica.url}/users/me`, { token: member.token });
+    for (let round = 0; round < 3; round += 1) {
+      expect((await useKey(b)).status).toBe(200);
+      expect((await me(b)).status).toBe(200);
+    }
+
+    await redis.stop('SIGTERM', 10_000);
+    try {
+      expect((await http.delete(`${a.url}/api-keys/${created.body.id}`, { token: member.token })).status).toBe(204);
+      expect((await useKey(b)).status).toBe(401);
+      expect((await http.post(`${a.url}/users/${member.id}/deactivate`, { token: adminToken })).status).toBe(200);
+      expect((await me(b)).status).toBe(401);
+      expect((await http.graphql(`${g.url}/graphql`, 'query RcMe { me { id } }', {}, { token: member.token })).status).toBe(401);
+    } finally {
+      redis = await startDurableRedis(join(dir.path, 'redis'), redisPort);
+    }
+    // Back with the generations of before (the revocation and the deactivation could not bump theirs): still refused.
+    for (let round = 0; round < 3; round += 1) {
+      expect((await useKey(b)).status).toBe(401);
+      expect((await me(b)).status).toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
 });

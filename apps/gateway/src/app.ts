@@ -18,9 +18,9 @@ import {
   createSupergraphGateway,
   warmUpPlugin,
   WARM_UP_HEADER,
-  type AccessTokenStatus,
-  type ApiKeyExchange,
+  type Callers,
   type FederationContext,
+  type PresentedCaller,
   type SupergraphGatewayOptions,
 } from '@platform/federation';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
@@ -47,10 +47,12 @@ export interface GatewayAppOptions extends SupergraphGatewayOptions {
   maxBodyBytes: number;
   /** TRUST_PROXY: which X-Forwarded-For entry names the client (for the login throttle at the auth subgraph). */
   trustProxy: string;
-  /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs. */
-  apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
-  /** Refuses the bearer token of a deleted or deactivated user, or one issued before a password reset. */
-  tokenStatus: Pick<AccessTokenStatus, 'check'>;
+  /**
+   * Establishes each request's caller once (credential-checks.ts): the token's signature before the rate limit, then
+   * the account behind it (a deleted, deactivated, demoted user or a password reset: 401) or the `x-api-key`'s verdict,
+   * exchanged for a short-lived JWT for the subgraphs.
+   */
+  callers: Pick<Callers, 'present' | 'withGenerations' | 'resolve'>;
   limits: GraphQLLimits;
   /** CORS allowlist (comma-separated origins, or `*`); empty: no cross-origin access. */
   corsOrigins: string;
@@ -136,6 +138,14 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     assetsDir: options.ide?.assetsDir ?? '',
     apiSchemaSdl: () => apiSchemaSdl,
   });
+  /** Each request's credential, presented (its token's signature verified) once, before the rate limit. */
+  const presentedCallers = new WeakMap<IncomingMessage, PresentedCaller>();
+  const presentOf = (req: IncomingMessage): PresentedCaller => {
+    const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
+    const presented = options.callers.present(req.headers.authorization, apiKey);
+    presentedCallers.set(req, presented);
+    return presented;
+  };
   const graphqlHandler = createGraphQLHandler<GatewayContext>({
     server,
     maxBodyBytes: options.maxBodyBytes,
@@ -143,15 +153,14 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     refuse: unlisted
       ? (request) => persistedQueryHashMismatch(request) ?? unlisted(request)
       : persistedQueryHashMismatch,
-    context: async (req, requestId) => {
-      const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
-      await options.tokenStatus.check(req.headers.authorization, requestId);
-      // A key alone is exchanged once here (a bad key fails the whole operation with 401).
-      const authorization = await options.apiKeys.forwardedAuthorization(
-        req.headers.authorization,
-        apiKey,
-        requestId,
+    context: async (req, requestId, _logger, body) => {
+      // The generations this request reads, once, named by what it asks (the same request reads the same ones).
+      const presented = options.callers.withGenerations(
+        presentedCallers.get(req) ?? presentOf(req),
+        `${req.url ?? ''}\n${JSON.stringify(body ?? null)}`,
       );
+      // A bad credential fails the whole operation (401); a key alone is exchanged here.
+      const caller = await options.callers.resolve(presented, requestId, true);
       const facade = options.isFacade(req.headers[FACADE_PROOF_HEADER]);
       const warmUp = facade && req.headers[WARM_UP_HEADER] === '1';
       // The facade names its own client; anyone else is the client (behind TRUST_PROXY's proxies).
@@ -163,7 +172,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       // The operation's write deadline starts once the caller is known (ADR 0020): every subgraph fetch hands what is
       // left of it down, and a mutation's fetch waits for it plus the commit bound.
       const deadline = Deadline.in(options.subgraphTimeoutMs, options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS);
-      return { requestId, authorization, apiKey, warmUp, facade, clientIp: ip, deadline };
+      return { requestId, caller, snapshot: presented.snapshot, warmUp, facade, clientIp: ip, deadline };
     },
   });
   const hardening = createHttpHardening({ corsOrigins: options.corsOrigins });
@@ -171,11 +180,12 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hardening(req, res)) return;
     if (ide(req, res)) return;
+    const presented = presentOf(req);
     if (!rateLimiter) {
       graphqlHandler(req, res);
       return;
     }
-    rateLimiter.admit(req, res).then(
+    rateLimiter.admit(req, res, presented).then(
       (admitted) => {
         if (admitted) graphqlHandler(req, res);
       },

@@ -13,6 +13,7 @@ import {
   facadeProofChecker,
   rateLimitHeaders,
   retryAfterSeconds,
+  type CallerCredentials,
   type LimitOutcome,
 } from '@platform/rate-limit';
 
@@ -29,8 +30,11 @@ export interface GatewayRateLimitOptions {
 }
 
 export interface GatewayRateLimiter {
-  /** Counts the request and sets the headers; false when it answered 429 (or 503 in `closed` mode) itself. */
-  admit(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /**
+   * Counts the request against the budget of the caller established for it (its credential presented and verified
+   * once) and sets the headers; false when it answered 429 (or 503 in `closed` mode) itself.
+   */
+  admit(req: IncomingMessage, res: ServerResponse, caller: Omit<CallerCredentials, 'ip'>): Promise<boolean>;
   /** Resolves true once Redis is connected (at once without Redis), false after `timeoutMs`. */
   ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -77,21 +81,13 @@ export function createGatewayRateLimiter(options: GatewayRateLimitOptions): Gate
     points: options.points,
     durationSeconds: options.windowSeconds,
   });
-  const identities = createIdentityResolver(options.jwtSecret, options.windowSeconds);
+  const identities = createIdentityResolver(options.windowSeconds);
   const isFacade = facadeProofChecker(options.jwtSecret);
 
   return {
-    async admit(req, res) {
+    async admit(req, res, caller) {
       if (isFacade(req.headers[FACADE_PROOF_HEADER])) return true;
-      const apiKey = req.headers['x-api-key'];
-      const identity = await identities.identityOf(
-        {
-          authorization: req.headers.authorization,
-          apiKey: typeof apiKey === 'string' ? apiKey : undefined,
-          ip: clientIp(req, options.trustProxy),
-        },
-        res,
-      );
+      const identity = await identities.identityOf({ ...caller, ip: clientIp(req, options.trustProxy) }, res);
       let outcome: LimitOutcome;
       try {
         outcome = await limiter.consume(identity);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphqlLimitsOf, isProduction, subgraphUrlsOf } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { createCredentialChecks, createReadCache } from '@platform/federation';
+import { createCredentialChecks, createGenerationReader, createReadCache } from '@platform/federation';
 import { facadeProofChecker } from '@platform/rate-limit';
 import { runService } from '@platform/service';
 import { loadGatewayEnvironment } from './environment';
@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const env = loadGatewayEnvironment();
   const logger = createLogger('gateway', env.LOG_LEVEL);
   const supergraphSdl = readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8');
-  const credentials = createCredentialChecks(env, 'gateway');
+  // One connection to the generations: the credential checks and the read cache read them once per request.
+  const generations = createGenerationReader(env, logger);
+  const credentials = createCredentialChecks(env, 'gateway', generations);
   const rateLimiter = createGatewayRateLimiter({
     redisUrl: env.REDIS_URL,
     points: env.RATE_LIMIT_POINTS,
@@ -45,7 +47,6 @@ async function main(): Promise<void> {
           maxEntries: env.APQ_MAX_ENTRIES,
           maxBytes: env.APQ_MAX_BYTES,
           clientMaxBytes: env.APQ_CLIENT_MAX_BYTES,
-          jwtSecret: env.jwtSecret,
           // REDIS_COMMAND_TIMEOUT_MS is tuned for the rate limiter (on every request); a registration is stored after the
           // answer, and a lookup happens only for a hash-only request, so a busy Redis may take longer before a miss.
           commandTimeoutMs: Math.max(env.REDIS_COMMAND_TIMEOUT_MS, 500),
@@ -63,8 +64,7 @@ async function main(): Promise<void> {
     maxBodyBytes: env.MAX_BODY_BYTES,
     subgraphTimeoutMs: env.SUBGRAPH_TIMEOUT_MS,
     commitTimeoutMs: env.WRITE_COMMIT_TIMEOUT_MS,
-    apiKeys: credentials.apiKeys,
-    tokenStatus: credentials.tokenStatus,
+    callers: credentials.callers,
     limits: graphqlLimitsOf(env),
     subgraphSecret: env.subgraphSecret,
     dedupReads: env.SUBGRAPH_DEDUP,
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     },
     apqCache,
     trustedDocuments,
-    readCache: createReadCache(env, logger),
+    readCache: createReadCache(env, logger, generations),
   });
   await runService({
     name: 'gateway',
@@ -97,6 +97,7 @@ async function main(): Promise<void> {
       await app.server.stop();
       await credentials.close();
       await app.close();
+      await generations?.close();
       await rateLimiter.close();
       await apqCache?.close();
     },

@@ -20,11 +20,9 @@ import { readFileSync } from 'node:fs';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Redis } from 'ioredis';
-import { AccessTokenVerifier } from '@platform/auth';
 import { connectRedis, redisReady } from '@platform/config';
 import type { FederationContext } from '@platform/federation';
 import type { Logger } from '@platform/logging';
-import { callerIdentity } from '@platform/rate-limit';
 
 /** What Apollo Server's `persistedQueries.cache` takes (the KeyValueCache of @apollo/utils.keyvaluecache). */
 export interface PersistedQueryCache {
@@ -45,8 +43,6 @@ export interface RedisApqCacheOptions {
   maxBytes: number;
   /** Document bytes one client may register per TTL window, across all replicas. */
   clientMaxBytes: number;
-  /** Verifies a bearer token before its user is charged (an invalid one is charged to its IP). */
-  jwtSecret: string;
   commandTimeoutMs: number;
   logger: Logger;
   keyPrefix?: string;
@@ -84,12 +80,10 @@ const APQ_KEY_PREFIX = 'apq:';
 export class RedisApqCache implements PersistedQueryCache {
   private readonly redis: Redis;
   private readonly prefix: string;
-  private readonly tokens: AccessTokenVerifier;
 
   constructor(private readonly options: RedisApqCacheOptions) {
     // Every key of one registration shares the `{apq}` hash tag, so the script's keys are in one slot on a Redis Cluster.
     this.prefix = `${options.keyPrefix ?? 'gateway:'}{apq}:`;
-    this.tokens = new AccessTokenVerifier(options.jwtSecret);
     this.redis = connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger, {
       purpose: 'APQ cache',
       fallback: 'every hash is a miss',
@@ -147,13 +141,12 @@ export class RedisApqCache implements PersistedQueryCache {
     }
   }
 
-  /** Whose budget a registration spends: a verified bearer token's user, else the API key, else the client IP. */
-  clientOf(context: Pick<FederationContext, 'authorization' | 'apiKey' | 'clientIp'>): string {
-    return callerIdentity(this.tokens, {
-      authorization: context.authorization,
-      apiKey: context.apiKey,
-      ip: context.clientIp ?? 'unknown',
-    });
+  /**
+   * Whose budget a registration spends: the account behind the caller the request established (a verified token's
+   * user, a verified API key), else the client IP.
+   */
+  clientOf(context: Pick<FederationContext, 'caller' | 'clientIp'>): string {
+    return context.caller.account ?? `ip:${context.clientIp ?? 'unknown'}`;
   }
 
   async delete(key: string): Promise<boolean> {

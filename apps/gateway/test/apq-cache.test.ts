@@ -28,7 +28,6 @@ describe('RedisApqCache', () => {
       maxEntries: 1000,
       maxBytes: 1_000_000,
       clientMaxBytes: 1_000_000,
-      jwtSecret: stack.jwtSecret,
       commandTimeoutMs: 1000,
       logger,
       keyPrefix: prefix,
@@ -114,7 +113,6 @@ describe('RedisApqCache', () => {
       maxEntries: 10,
       maxBytes: 10_000,
       clientMaxBytes: 1_000,
-      jwtSecret: stack.jwtSecret,
       commandTimeoutMs: 80,
       logger,
     });

@@ -17,11 +17,15 @@ import { allRoutes } from './routes';
 import { createIdempotency, type Idempotency } from './http/idempotency';
 import { routeLabel } from './http/route-label';
 import { privateAnswers } from './http/cache-policy';
+import { establishCaller } from './http/caller';
+import type { Callers } from '@platform/federation';
 
 export interface RestAppDeps {
   env: RestEnvironment;
   logger: Logger;
   gateway: Gateway;
+  /** Establishes each request's caller once (http/caller.ts). */
+  callers: Callers;
   /** Rate limits (Redis-backed in main.ts); absent: an in-process limiter. */
   rateLimiting?: RateLimiting;
   /** Idempotency-Key replays (Redis-backed in main.ts); absent: no store, so keys run per IDEMPOTENCY_FAIL_MODE. */
@@ -46,6 +50,8 @@ export function createRestApp(deps: RestAppDeps): Express {
   app.use(createDocsRouter(buildOpenApiDocument(allRoutes, env)));
   // Everything below answers one caller: private, varying with the credential (the docs above are public).
   app.use(privateAnswers);
+  // The caller, once: its credential's form and signature, and the request's generations read (http/caller.ts).
+  app.use(establishCaller(deps.callers));
   // Everything below spends the caller's budget (health and docs above are exempt).
   app.use(limits.general);
 

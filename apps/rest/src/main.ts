@@ -8,7 +8,8 @@ import { createRestApp } from './app';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { subgraphUrlsOf } from '@platform/config';
-import { createCredentialChecks, createReadCache } from '@platform/federation';
+import { createCredentialChecks, createGenerationReader, createReadCache } from '@platform/federation';
+import type { GenerationReader } from '@platform/read-cache';
 import type { Logger } from '@platform/logging';
 import { facadeProofHeaders } from '@platform/rate-limit';
 import { ALL_OPERATIONS, GatewayClient, type Gateway } from './gateway/gateway-client';
@@ -21,7 +22,11 @@ import { parserErrorBody } from './http/error-handler';
 async function main(): Promise<void> {
   const env = loadRestEnvironment();
   const logger = createLogger('rest', env.LOG_LEVEL);
-  const gateway = await createGateway(env, logger);
+  // The caller of each request is established here in either mode (http/caller.ts): the token's account or the key's
+  // verdict, kept under the generations this one connection reads once per request (ADR 0019).
+  const generations = createGenerationReader(env, logger);
+  const credentials = createCredentialChecks(env, 'rest', generations);
+  const gateway = await createGateway(env, logger, generations);
   // Plans warmed before the first request: each fixed document dry-run once (no subgraph is called).
   const warmUpStarted = Date.now();
   const planned = await gateway.warmUp(ALL_OPERATIONS);
@@ -34,7 +39,7 @@ async function main(): Promise<void> {
   if (!(await rateLimiting.ready(3_000)))
     logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
   const idempotency = createIdempotency(env, logger);
-  const app = createRestApp({ env, logger, gateway, rateLimiting, idempotency });
+  const app = createRestApp({ env, logger, gateway, callers: credentials.callers, rateLimiting, idempotency });
   await runService({
     name: 'rest',
     host: env.HOST,
@@ -48,6 +53,8 @@ async function main(): Promise<void> {
     parserErrorBody: parserErrorBody(env),
     onShutdown: async () => {
       await gateway.close();
+      await credentials.close();
+      await generations?.close();
       await rateLimiting.close();
       await idempotency.close();
     },
@@ -55,10 +62,13 @@ async function main(): Promise<void> {
 }
 
 /** GATEWAY_MODE: the gateway process over HTTP (remote), or its executor in this process (embedded). */
-async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gateway> {
+async function createGateway(
+  env: RestEnvironment,
+  logger: Logger,
+  generations: GenerationReader | undefined,
+): Promise<Gateway> {
   if (env.GATEWAY_MODE === 'remote')
     return new GatewayClient(env.GATEWAY_URL, env.GATEWAY_TIMEOUT_MS, facadeProofHeaders(env.jwtSecret));
-  const credentials = createCredentialChecks(env, 'rest');
   const embedded = await EmbeddedGateway.start({
     supergraphSdl: readFileSync(env.SUPERGRAPH_PATH ?? join(__dirname, 'supergraph.graphql'), 'utf8'),
     subgraphUrls: subgraphUrlsOf(env),
@@ -67,10 +77,7 @@ async function createGateway(env: RestEnvironment, logger: Logger): Promise<Gate
     subgraphSecret: env.subgraphSecret,
     dedupReads: env.SUBGRAPH_DEDUP,
     logger,
-    apiKeys: credentials.apiKeys,
-    tokenStatus: credentials.tokenStatus,
-    readCache: createReadCache(env, logger),
-    onClose: () => credentials.close(),
+    readCache: createReadCache(env, logger, generations),
   });
   logger.info({ subgraphs: subgraphUrlsOf(env) }, 'gateway embedded: operations run in this process');
   return embedded;

@@ -1,6 +1,7 @@
 /**
  * BOOTSTRAP_ADMIN_*: makes sure that admin exists after start. The auth subgraph may start later than this one,
- * so the credential call is retried with backoff; /readyz stays false until the admin is in place.
+ * so the credential call is retried with backoff; /readyz stays false until the admin is in place. Its writes go
+ * through the subgraph's tracked database, so they bump their generations like any other (ADR 0019).
  */
 import type { Logger } from '@platform/logging';
 import { AppError } from '@platform/errors';
@@ -16,8 +17,6 @@ export function startAdminBootstrap(
   users: UserService,
   admin: BootstrapAdmin,
   logger: Logger,
-  /** Runs after the admin is in place (it may have been written): the read cache's invalidation. */
-  written: () => Promise<void> = () => Promise.resolve(),
 ): { done(): boolean; stop(): void } {
   let finished = false;
   let stopped = false;
@@ -26,7 +25,6 @@ export function startAdminBootstrap(
     if (stopped) return;
     try {
       const user = await users.ensureBootstrapAdmin(admin.username, admin.email, admin.password);
-      await written();
       finished = true;
       logger.info({ userId: user._id, username: user.username }, 'bootstrap admin in place');
     } catch (error) {

@@ -40,8 +40,6 @@ runSubgraph({
             env.BOOTSTRAP_ADMIN_EMAIL ?? `${env.BOOTSTRAP_ADMIN_USERNAME.toLowerCase()}@admin.example.com`,
         },
         logger,
-        // Not a mutation: the bootstrap's own write invalidates like one.
-        () => deps.writes?.written() ?? Promise.resolve(),
       );
     }
     return app;

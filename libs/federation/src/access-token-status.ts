@@ -1,19 +1,24 @@
 /**
  * Access tokens that stop working before they expire: whatever executes supergraph operations (the gateway process,
- * the facade's embedded gateway) asks the users subgraph's internal `_accountStatus` about the user behind a bearer
- * token, and refuses the token (401 `Invalid token`) when that user is gone, inactive, holds another role than the
- * token says, or reset the password after the token was issued. Answers are kept `cacheTtlMs` per user (default 2 s),
- * which bounds how long a revoked token keeps working; concurrent requests for one user share one call. The subgraphs
- * only answer the gateway (SUBGRAPH_SECRET), so this one check covers every way in.
+ * the facade) asks the users subgraph's internal `_accountStatus` about the user behind a bearer token, and refuses the
+ * token (401 `Invalid token`) when that user is gone, inactive, holds another role than the token says, or reset the
+ * password after the token was issued. An answer is kept per user under the generations of that user's document
+ * (docs/decisions/0019-entity-generations.md): every write to the account (deactivation, deletion, a reset, a role
+ * change) bumps it, so the next request on any replica asks again. Without Redis (or while it does not answer) nothing
+ * is kept: every request asks. Concurrent checks that read the same generations share one call.
  */
 import { GraphQLError } from 'graphql';
-import { LRUCache } from 'lru-cache';
-import { AccessTokenVerifier, bearerTokenFrom, type AccessTokenClaims } from '@platform/auth';
-import { AppError } from '@platform/errors';
+import type { AccessTokenClaims } from '@platform/auth';
+import { credentialChecks, metricsRecording } from '@platform/metrics';
+import { entityGeneration, flushGeneration, type GenerationSnapshot, type RedisGenerations } from '@platform/read-cache';
 import type { AuthSubgraphClient } from './api-key-exchange';
+import { KeptVerdicts } from './kept-verdicts';
 
 const ACCOUNT_STATUS =
   'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive passwordVersion tokensValidAfter } }';
+
+/** Where accounts live: the users subgraph's `users` collection (apps/users user-repository.ts USERS_COLLECTION). */
+export const ACCOUNTS = { subgraph: 'users', collection: 'users' } as const;
 
 interface AccountStatusData {
   _accountStatus: {
@@ -24,14 +29,14 @@ interface AccountStatusData {
   } | null;
 }
 
-interface Status {
-  account: AccountStatusData['_accountStatus'];
-}
+type Account = AccountStatusData['_accountStatus'];
 
 export interface AccessTokenStatusOptions {
   /** A client of the users subgraph's own endpoint (InternalGraphQLClient from @platform/service fits). */
   users: AuthSubgraphClient;
-  jwtSecret: string;
+  /** The process's generations; absent (no REDIS_URL): nothing is kept, every check asks. */
+  generations?: RedisGenerations | undefined;
+  /** The oldest an answer may serve (bounds only a write whose bump could not reach Redis); 0: nothing is kept. */
   cacheTtlMs?: number;
   cacheMaxEntries?: number;
 }
@@ -39,74 +44,54 @@ export interface AccessTokenStatusOptions {
 export const invalidTokenError = () =>
   new GraphQLError('Invalid token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
+/** The generations an account's state depends on: the users subgraph's flush one and the account document's. */
+export const accountGenerations = (userId: number): string[] => [
+  flushGeneration(ACCOUNTS.subgraph),
+  entityGeneration(ACCOUNTS.subgraph, ACCOUNTS.collection, String(userId)),
+];
+
 export class AccessTokenStatus {
-  private readonly verifier: AccessTokenVerifier;
-  /** Statuses by user id, each for `cacheTtlMs` (bounded; the least recently used goes first). */
-  private readonly cache: LRUCache<number, Status>;
-  private readonly inFlight = new Map<number, Promise<Status>>();
+  private readonly accounts: KeptVerdicts<{ account: Account }>;
 
   constructor(private readonly options: AccessTokenStatusOptions) {
-    this.verifier = new AccessTokenVerifier(options.jwtSecret);
-    this.cache = new LRUCache({
-      max: options.cacheMaxEntries ?? 10_000,
-      ttl: options.cacheTtlMs ?? 2_000,
-      // Every look-up reads the (monotonic) clock; the default keeps a reading for 1 ms on a timer.
-      ttlResolution: 0,
+    this.accounts = new KeptVerdicts({
+      generations: options.generations,
+      ttlMs: options.cacheTtlMs ?? 2_000,
+      maxEntries: options.cacheMaxEntries ?? 10_000,
     });
+  }
+
+  /** The generations a check of these claims reads (prefetched with the rest of the request's). */
+  generationsFor(claims: AccessTokenClaims | undefined): string[] {
+    return claims?.kind === 'user' && claims.uid !== null ? accountGenerations(claims.uid) : [];
   }
 
   /**
    * Throws `Invalid token` (401) for a user token whose account no longer allows it, SERVICE_UNAVAILABLE (503) when
-   * the users subgraph cannot say. Anything else (no token, a malformed or forged one, API-key and service tokens)
-   * passes unchanged: the subgraphs verify tokens themselves, and API keys are checked where they are exchanged.
+   * the users subgraph cannot say. API-key and service tokens pass: keys are checked where they are exchanged.
    */
-  async check(authorization: string | undefined, requestId: string): Promise<void> {
-    let claims: AccessTokenClaims | undefined;
-    try {
-      const token = bearerTokenFrom(authorization);
-      claims = token === null ? undefined : this.verifier.tryVerify(token);
-    } catch {
-      return;
-    }
-    if (!claims || claims.kind !== 'user' || claims.uid === null) return;
-    const status = this.cache.get(claims.uid) ?? (await this.fetchOnce(claims.uid, requestId));
-    if (!allows(status.account, claims)) throw invalidTokenError();
-  }
-
-  private fetchOnce(userId: number, requestId: string): Promise<Status> {
-    let pending = this.inFlight.get(userId);
-    if (!pending) {
-      pending = this.fetch(userId, requestId).finally(() => this.inFlight.delete(userId));
-      this.inFlight.set(userId, pending);
-    }
-    return pending;
-  }
-
-  private async fetch(userId: number, requestId: string): Promise<Status> {
-    let data: AccountStatusData;
-    try {
-      data = await this.options.users.request<AccountStatusData>(
-        ACCOUNT_STATUS,
-        { id: String(userId) },
-        requestId,
-      );
-    } catch (error) {
-      // Unknown is not allowed: the request fails as the dependency's outage it is (503), and is asked again next time.
-      const unavailable = !(error instanceof AppError) || error.code === 'SERVICE_UNAVAILABLE';
-      throw new GraphQLError(unavailable ? 'Service temporarily unavailable' : 'Internal server error', {
-        extensions: {
-          code: unavailable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR',
-          http: { status: unavailable ? 503 : 500 },
-        },
-      });
-    }
-    const status = { account: data._accountStatus };
-    this.cache.set(userId, status);
-    return status;
+  async check(claims: AccessTokenClaims, requestId: string, snapshot: GenerationSnapshot | undefined): Promise<void> {
+    if (claims.kind !== 'user' || claims.uid === null) return;
+    const userId = claims.uid;
+    const keys = accountGenerations(userId);
+    const { verdict, hit } = await this.accounts.get(
+      String(userId),
+      snapshot,
+      { required: keys },
+      async () => {
+        const data = await this.options.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
+        return { account: data._accountStatus };
+      },
+      () => keys,
+    );
+    const allowed = allows(verdict.account, claims);
+    if (metricsRecording())
+      credentialChecks.inc({ check: 'account_status', result: allowed ? (hit ? 'hit' : 'miss') : 'refused' });
+    if (!allowed) throw invalidTokenError();
   }
 }
 
-function allows(account: AccountStatusData['_accountStatus'], claims: AccessTokenClaims): boolean {
+function allows(account: Account, claims: AccessTokenClaims): boolean {
   if (!account || !account.isActive || account.role !== claims.role) return false;
   // Issued at the account's current password version: no reset since (a count, so no clock and no second decides).
   if (claims.pwv !== undefined) return claims.pwv >= account.passwordVersion;

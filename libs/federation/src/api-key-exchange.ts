@@ -1,20 +1,32 @@
 /**
- * The API-key exchange of whatever executes supergraph operations (the gateway process, or the REST facade with the
- * embedded gateway): a request that carries `x-api-key` and no `Authorization` has its key verified once by the auth
- * subgraph (its internal `_verifyApiKey`, called directly, not through the supergraph), and a short-lived JWT is
- * forwarded in its place, so the subgraphs only ever verify JWTs. Verdicts are cached briefly by
- * the key's digest: a revoked key, or one whose owner was deactivated, keeps working for at most `cacheTtlMs`.
+ * The API-key exchange of whatever executes supergraph operations (the gateway process, the REST facade): a request
+ * that carries an API key and no `Authorization` has its key verified by the auth subgraph (its internal
+ * `_verifyApiKey`, called directly, not through the supergraph), and a short-lived JWT is forwarded in its place, so the
+ * subgraphs only ever verify JWTs. A verdict is kept by the key's digest under the generations of the key's document
+ * and of its owner's account (docs/decisions/0019-entity-generations.md): revoking the key, or deactivating, deleting,
+ * demoting its owner, bumps one of them, so the next request on any replica asks again. Without Redis nothing is kept.
  */
 import { GraphQLError } from 'graphql';
-import { LRUCache } from 'lru-cache';
-import { digestSecret, malformedCredentialError, signAccessToken, ROLES, type Role } from '@platform/auth';
-import { AppError } from '@platform/errors';
+import { digestSecret, signAccessToken, ROLES, type AccessTokenClaims, type Role } from '@platform/auth';
+import { credentialChecks, metricsRecording } from '@platform/metrics';
+import * as readCache from '@platform/read-cache';
+import { ACCOUNTS, accountGenerations } from './access-token-status';
+import { KeptVerdicts } from './kept-verdicts';
 
 const VERIFY_API_KEY =
-  'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { userId username role scopes } }';
+  'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { keyId userId username role scopes } }';
+
+/** Where keys live: the auth subgraph's `api_keys` collection (apps/auth api-key-repository.ts API_KEYS_COLLECTION). */
+export const API_KEYS = { subgraph: 'auth', collection: 'api_keys' } as const;
 
 interface VerifyApiKeyData {
-  _verifyApiKey: { userId: string | null; username: string; role: string; scopes: string[] } | null;
+  _verifyApiKey: {
+    keyId: string | null;
+    userId: string | null;
+    username: string;
+    role: string;
+    scopes: string[];
+  } | null;
 }
 
 /** A client of the auth subgraph's own endpoint (InternalGraphQLClient from @platform/service fits). */
@@ -25,110 +37,115 @@ export interface AuthSubgraphClient {
 export interface ApiKeyExchangeOptions {
   auth: AuthSubgraphClient;
   jwtSecret: string;
-  /** How long a verdict (valid or invalid) is reused: the revocation delay. */
+  /** The process's generations; absent (no REDIS_URL): nothing is kept, every request asks. */
+  generations?: readCache.RedisGenerations | undefined;
+  /** The oldest a verdict may serve (bounds only a write whose bump could not reach Redis); 0: nothing is kept. */
   cacheTtlMs?: number;
-  /** Bound on cached verdicts; the least recently used goes first. */
+  /** Bound on kept verdicts; the least recently used goes first. */
   cacheMaxEntries?: number;
-  /** Lifetime of the forwarded JWT: it only has to outlive one gateway request that started while cached. */
-  tokenTtlSeconds?: number;
+}
+
+/** A key that verified: what to forward, who it acts for, and which key it is. */
+export interface ExchangedKey {
+  /** `Bearer <jwt>`: the short-lived token the subgraphs verify. */
+  authorization: string;
+  claims: AccessTokenClaims;
+  /** null: the bootstrap key (BOOTSTRAP_API_KEY). */
+  keyId: number | null;
 }
 
 interface Verdict {
-  /** `Bearer <jwt>`, or null for an invalid key. */
-  authorization: string | null;
+  key: ExchangedKey | null;
+  /** Seconds since the epoch after which `key.authorization` is minted again. */
+  renewAt: number;
 }
 
-const unauthenticated = (message: string) =>
+/** A refused credential: the whole operation fails with 401 (REST: the same message and status). */
+export const unauthenticatedError = (message: string) =>
   new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
 /** Thrown from the gateway's context creation: the whole operation fails with 401, as REST's `Invalid API Key`. */
-export const invalidApiKeyError = () => unauthenticated('Invalid API Key');
+export const invalidApiKeyError = () => unauthenticatedError('Invalid API Key');
+
+/**
+ * What a verdict depends on before the key is known: every key and every account (any write to either collection
+ * bumps these). Once known, only the key's document and its owner's account (verdictGenerations).
+ */
+const UNKNOWN_KEY_GENERATIONS = [
+  readCache.flushGeneration(API_KEYS.subgraph),
+  readCache.collectionGeneration(API_KEYS.subgraph, API_KEYS.collection),
+  readCache.flushGeneration(ACCOUNTS.subgraph),
+  readCache.collectionGeneration(ACCOUNTS.subgraph, ACCOUNTS.collection),
+];
+
+function verdictGenerations(key: ExchangedKey | null): string[] {
+  if (!key) return UNKNOWN_KEY_GENERATIONS;
+  // The bootstrap key is configuration: only a restart of auth (its flush) changes it.
+  if (key.keyId === null || key.claims.uid === null) return [readCache.flushGeneration(API_KEYS.subgraph)];
+  return [
+    readCache.flushGeneration(API_KEYS.subgraph),
+    readCache.entityGeneration(API_KEYS.subgraph, API_KEYS.collection, String(key.keyId)),
+    ...accountGenerations(key.claims.uid),
+  ];
+}
 
 export class ApiKeyExchange {
-  /** Verdicts by key digest, each for `cacheTtlMs` (bounded; the least recently used goes first). */
-  private readonly cache: LRUCache<string, Verdict>;
-  private readonly inFlight = new Map<string, Promise<Verdict>>();
-  private readonly tokenTtlSeconds: number;
+  private readonly verdicts: KeptVerdicts<Verdict>;
+  /** Lifetime of the forwarded JWT: longer than one request, minted again at half of it (mint). */
+  private readonly tokenTtlSeconds = 60;
 
   constructor(private readonly options: ApiKeyExchangeOptions) {
-    this.tokenTtlSeconds = options.tokenTtlSeconds ?? 60;
-    this.cache = new LRUCache({
-      max: options.cacheMaxEntries ?? 10_000,
-      ttl: options.cacheTtlMs ?? 10_000,
-      // Every look-up reads the (monotonic) clock; the default keeps a reading for 1 ms on a timer.
-      ttlResolution: 0,
+    this.verdicts = new KeptVerdicts({
+      generations: options.generations,
+      ttlMs: options.cacheTtlMs ?? 10_000,
+      maxEntries: options.cacheMaxEntries ?? 10_000,
     });
   }
 
-  /**
-   * What a request forwards to the subgraphs: its bearer token when it has one (a bearer wins), else the JWT this key
-   * is exchanged for, else nothing. Throws the `Invalid API Key` (or `Invalid token`) GraphQLError for a bad key (or a
-   * bearer token outside its alphabet).
-   */
-  async forwardedAuthorization(
-    authorization: string | undefined,
-    apiKey: string | undefined,
-    requestId: string,
-  ): Promise<string | undefined> {
-    // The gateway's entry: a credential outside its alphabet fails the operation before it is used or forwarded.
-    const malformed = malformedCredentialError(authorization, apiKey);
-    if (malformed) throw unauthenticated(malformed.message);
-    if (authorization) return authorization;
-    return apiKey === undefined ? undefined : this.authorizationFor(apiKey, requestId);
+  /** The generations checking this key reads now (prefetched with the rest of the request's). */
+  generationsFor(digest: string): string[] {
+    return this.verdicts.generationsOf(digest, UNKNOWN_KEY_GENERATIONS);
   }
 
-  /** The `Authorization` value to forward for this key; throws the `Invalid API Key` GraphQLError for a bad key. */
-  private async authorizationFor(apiKey: string, requestId: string): Promise<string> {
-    const digest = digestSecret(apiKey);
-    const verdict = this.cache.get(digest) ?? (await this.verifyOnce(digest, apiKey, requestId));
-    if (verdict.authorization === null) throw invalidApiKeyError();
-    return verdict.authorization;
-  }
-
-  private verifyOnce(digest: string, apiKey: string, requestId: string): Promise<Verdict> {
-    let pending = this.inFlight.get(digest);
-    if (!pending) {
-      pending = this.verify(apiKey, requestId).finally(() => this.inFlight.delete(digest));
-      this.inFlight.set(digest, pending);
-      // Only definite answers are cached; an unreachable auth subgraph rejects and is asked again next time.
-      void pending.then((verdict) => this.cache.set(digest, verdict)).catch(() => undefined);
-    }
-    return pending;
+  /** The key's verdict: what to forward and who it is. Throws `Invalid API Key` (401), or 503 when auth cannot say. */
+  async exchange(apiKey: string, requestId: string, snapshot: readCache.GenerationSnapshot | undefined): Promise<ExchangedKey> {
+    // Kept the first time under the collections' generations (the key and its owner were not known before the call),
+    // then under the key's and the owner's own.
+    const { verdict, hit } = await this.verdicts.get(
+      digestSecret(apiKey),
+      snapshot,
+      { required: [], coarse: UNKNOWN_KEY_GENERATIONS },
+      () => this.verify(apiKey, requestId),
+      (kept) => verdictGenerations(kept.key),
+    );
+    if (metricsRecording())
+      credentialChecks.inc({ check: 'api_key', result: verdict.key ? (hit ? 'hit' : 'miss') : 'refused' });
+    if (!verdict.key) throw invalidApiKeyError();
+    if (verdict.renewAt <= Date.now() / 1000) return this.mint(verdict.key.claims, verdict.key.keyId).key as ExchangedKey;
+    return verdict.key;
   }
 
   private async verify(apiKey: string, requestId: string): Promise<Verdict> {
-    let data: VerifyApiKeyData;
-    try {
-      data = await this.options.auth.request<VerifyApiKeyData>(VERIFY_API_KEY, { key: apiKey }, requestId);
-    } catch (error) {
-      throw asGraphQLError(error);
-    }
+    const data = await this.options.auth.request<VerifyApiKeyData>(VERIFY_API_KEY, { key: apiKey }, requestId);
     const principal = data._verifyApiKey;
-    if (!principal || !(ROLES as readonly string[]).includes(principal.role)) return { authorization: null };
-    const uid = principal.userId === null ? null : Number(principal.userId);
-    const token = signAccessToken(
-      {
-        sub: principal.username,
-        uid,
-        role: principal.role as Role,
-        scopes: principal.scopes,
-        kind: 'api-key',
-      },
-      this.options.jwtSecret,
-      this.tokenTtlSeconds,
-    );
-    return { authorization: `Bearer ${token}` };
+    if (!principal || !(ROLES as readonly string[]).includes(principal.role)) return { key: null, renewAt: Infinity };
+    const claims: AccessTokenClaims = {
+      sub: principal.username,
+      uid: principal.userId === null ? null : Number(principal.userId),
+      role: principal.role as Role,
+      scopes: principal.scopes,
+      kind: 'api-key',
+    };
+    return this.mint(claims, principal.keyId === null ? null : Number(principal.keyId));
   }
-}
 
-/** A failed verification (auth down, timeout) keeps its meaning, e.g. 503, instead of turning into a 500. */
-function asGraphQLError(error: unknown): GraphQLError {
-  const appError =
-    error instanceof AppError ? error : new AppError('SERVICE_UNAVAILABLE', 'A dependency is unavailable');
-  const code = appError.code === 'SERVICE_UNAVAILABLE' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
-  const message =
-    code === 'SERVICE_UNAVAILABLE' ? 'Service temporarily unavailable' : 'Internal server error';
-  return new GraphQLError(message, {
-    extensions: { code, http: { status: code === 'SERVICE_UNAVAILABLE' ? 503 : 500 } },
-  });
+  /** Signs the JWT a verdict forwards; it is minted again once half its life is gone. */
+  private mint(claims: AccessTokenClaims, keyId: number | null): Verdict {
+    const { exp: _exp, iat: _iat, ...signed } = claims;
+    const token = signAccessToken(signed, this.options.jwtSecret, this.tokenTtlSeconds);
+    return {
+      key: { authorization: `Bearer ${token}`, claims: signed, keyId },
+      renewAt: Date.now() / 1000 + this.tokenTtlSeconds / 2,
+    };
+  }
 }

@@ -8,9 +8,12 @@ export {
 } from './supergraph-gateway';
 export {
   ApiKeyExchange,
+  API_KEYS,
   invalidApiKeyError,
+  unauthenticatedError,
   type ApiKeyExchangeOptions,
   type AuthSubgraphClient,
+  type ExchangedKey,
 } from './api-key-exchange';
 export {
   placeholderValue,
@@ -20,6 +23,20 @@ export {
   WARM_UP_HEADER,
   type WarmUpContext,
 } from './warm-up';
-export { AccessTokenStatus, invalidTokenError, type AccessTokenStatusOptions } from './access-token-status';
-export { createCredentialChecks, type CredentialChecks } from './credential-checks';
-export { createReadCache } from './read-cache';
+export {
+  AccessTokenStatus,
+  ACCOUNTS,
+  accountGenerations,
+  invalidTokenError,
+  type AccessTokenStatusOptions,
+} from './access-token-status';
+export {
+  ANONYMOUS,
+  Callers,
+  createCredentialChecks,
+  type CallersOptions,
+  type CredentialChecks,
+  type PresentedCaller,
+  type ResolvedCaller,
+} from './credential-checks';
+export { createGenerationReader, createReadCache } from './read-cache';

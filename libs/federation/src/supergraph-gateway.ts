@@ -13,15 +13,18 @@ import { outcomeUnknown } from '@platform/errors';
 import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { inFlightReads, isTimeout, metricsRecording } from '@platform/metrics';
 import { GraphQLHttpClient, UpstreamUnavailableError, type GraphQLHttpAnswer } from '@platform/service';
-import type { SubgraphReadCache } from '@platform/read-cache';
+import { takeReadDependencies, type GenerationSnapshot, type SubgraphReadCache } from '@platform/read-cache';
+import type { ResolvedCaller } from './credential-checks';
 import { countingQueryPlanCache } from './query-plan-cache';
 import type { WarmUpContext } from './warm-up';
 
 /** What a supergraph operation carries to the subgraphs (or, `warmUp`, that it is a dry run that reaches none). */
 export interface FederationContext extends WarmUpContext {
   requestId: string;
-  authorization: string | undefined;
-  apiKey: string | undefined;
+  /** The caller established for this request (credential-checks.ts): what is forwarded, and its rights key. */
+  caller: ResolvedCaller;
+  /** The request's generations (read once); undefined without Redis. */
+  snapshot?: GenerationSnapshot | undefined;
   /** The end client's IP (the login throttle at the auth subgraph counts per IP); absent: not known. */
   clientIp?: string | undefined;
   /** The REST facade's fixed operations (proven by x-facade-proof, or embedded): REST's `limit` may reach 1000. */
@@ -149,11 +152,15 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     if (!request.query) throw new Error('Missing query');
     const headers: Record<string, string> = {};
     let deadline: Deadline | undefined;
+    let caller: ResolvedCaller | undefined;
+    let snapshot: GenerationSnapshot | undefined;
     if ('requestId' in context) {
       const ctx = context as FederationContext;
       // A dry run (plans warmed at start) plans the fetches but sends none.
       if (ctx.warmUp) return {};
-      if (ctx.authorization) headers['authorization'] = ctx.authorization;
+      caller = ctx.caller;
+      snapshot = ctx.snapshot;
+      if (caller.authorization) headers['authorization'] = caller.authorization;
       headers[REQUEST_ID_HEADER] = ctx.requestId;
       if (ctx.clientIp) headers[CLIENT_IP_HEADER] = ctx.clientIp;
       if (ctx.facade) headers[FACADE_CALL_HEADER] = '1';
@@ -170,22 +177,26 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       ...(request.extensions ? { extensions: request.extensions } : {}),
     });
     const query = isQuery(request.query);
-    // A mutation never reaches the cache: it is neither looked up nor kept (the subgraph bumps its generation).
-    const cached = query
-      ? await this.readCache?.cache.lookup({
-          subgraph: this.readCache.subgraph,
-          body,
-          authorization: headers['authorization'],
-          facade: headers[FACADE_CALL_HEADER] === '1',
-        })
-      : undefined;
+    // A mutation never reaches the cache: it is neither looked up nor kept (the subgraph bumps its generations).
+    const cached =
+      query && this.readCache && caller && snapshot
+        ? await this.readCache.cache.lookup({
+            subgraph: this.readCache.subgraph,
+            body,
+            viewer: caller.viewer,
+            facade: headers[FACADE_CALL_HEADER] === '1',
+            snapshot,
+          })
+        : undefined;
     // Parsed per request: the executor merges later fetches into the objects it is given.
     if (cached?.body !== undefined) return JSON.parse(cached.body) as GatewayResponse;
-    // The request that reaches the subgraph keeps its answer (2xx, no errors) once, however many reads share it.
+    // The request that reaches the subgraph keeps its answer (2xx, no errors) once, however many reads share it, under
+    // what the subgraph says it read (taken out of the answer: the client never sees it).
     const fetch = async (): Promise<GraphQLHttpAnswer> => {
       const sent = await this.client.post(body, headers);
+      const dependencies = takeReadDependencies(sent.payload);
       if (cached && sent.status >= 200 && sent.status < 300 && !Array.isArray((sent.payload as { errors?: unknown }).errors))
-        cached.keep(JSON.stringify(sent.payload));
+        cached.keep(JSON.stringify(sent.payload), dependencies);
       return sent;
     };
     let answer: GraphQLHttpAnswer;
@@ -208,6 +219,9 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       if (!query && !(error instanceof UpstreamUnavailableError && !error.mayHaveReached))
         throw this.outcomeUnknown(failure);
       throw this.unavailable(failure);
+    } finally {
+      // What this request reads after its own write must be read after that write's bumps: the snapshot reads again.
+      if (!query) snapshot?.invalidate();
     }
     if (answer.status < 200 || answer.status >= 300) {
       const code =

@@ -12,7 +12,8 @@ export interface GraphQLHandlerOptions<TContext extends BaseContext> {
   path?: string;
   maxBodyBytes: number;
   logger: Logger;
-  context: (req: IncomingMessage, requestId: string, logger: Logger) => Promise<TContext>;
+  /** `body`: the parsed POST body (undefined for a GET), e.g. to name the request. */
+  context: (req: IncomingMessage, requestId: string, logger: Logger, body: unknown) => Promise<TContext>;
   /**
    * Refuses a request before Apollo Server parses anything (the gateway's trusted-documents mode): the parsed POST body
    * or the GET query string in, a client error out (answered 400), or undefined to go on.
@@ -118,7 +119,7 @@ export function createGraphQLHandler<TContext extends BaseContext>(
     const httpGraphQLRequest: HTTPGraphQLRequest = { method: req.method ?? 'POST', headers, search, body };
     const response = await options.server.executeHTTPGraphQLRequest({
       httpGraphQLRequest,
-      context: () => options.context(req, requestId, logger),
+      context: () => options.context(req, requestId, logger, body),
     });
     for (const [name, value] of response.headers) res.setHeader(name, value);
     res.statusCode = response.status ?? 200;

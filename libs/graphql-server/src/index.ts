@@ -18,6 +18,7 @@ export {
   type SubgraphApp,
 } from './run-subgraph';
 export { MongoCommandStats } from './mongo-command-stats';
+export { ReadCacheTracking } from './read-cache-invalidation';
 export {
   DEFAULT_GRAPHQL_LIMITS,
   graphqlLimits,

@@ -31,6 +31,7 @@ import { runService } from '@platform/service';
 import { createSubgraphWrites } from '@platform/read-cache';
 import { EventRelay } from '@platform/mongo';
 import { eventsServiceTransport } from './event-relay';
+import { ReadCacheTracking } from './read-cache-invalidation';
 
 export interface SubgraphEnvironment extends CommonEnvironment, ResolvedSecrets {
   PORT: number;
@@ -121,19 +122,21 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
     // Version claims outlive their writes (ADR 0020): the TTL index removes them, or (none) this process sweeps.
     const retention = claimRetention(mongo.db, logger);
     const commandStats = monitorCommands ? new MongoCommandStats(mongo.client) : undefined;
-    // Bumps once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
+    // Flushes once at start (what starting wrote, and what a crashed predecessor wrote without its bump landing).
     const writes = createSubgraphWrites({ subgraph: definition.name, redisUrl: env.REDIS_URL, logger });
     const relay = eventRelayOf(env, definition.name, mongo.db, logger);
+    const tracking = writes && new ReadCacheTracking(definition.name, writes);
     const deps: SubgraphAppDeps = {
-      db: mongo.db,
+      // Every read and write of the app goes through this Db, so each is known to the generations (ADR 0019).
+      db: tracking ? tracking.db(mongo.db) : mongo.db,
       logger,
       jwtSecret: env.jwtSecret,
       production,
       limits: graphqlLimitsOf(env),
       maxBodyBytes: env.MAX_BODY_BYTES,
       commandStats,
-      writes,
       events: relay?.outbox,
+      tracking,
     };
     const app = await definition.createApp({ env, mongo, logger, deps });
     relay?.start();
@@ -154,7 +157,7 @@ export function runSubgraph<E extends SubgraphEnvironment, A extends SubgraphApp
         await app.server.stop();
         await definition.close?.(app);
         await relay?.close();
-        await writes.close();
+        await writes?.close();
         await retention.stop();
         await mongo.close();
       },

@@ -24,8 +24,7 @@ import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './gra
 import type { MongoCommandStats } from './mongo-command-stats';
 import { authenticateRequest } from './request-auth';
 import { formatSubgraphError, serverFaultLogPlugin } from './subgraph-errors';
-import { readCacheInvalidationPlugin } from './read-cache-invalidation';
-import type { SubgraphWrites } from '@platform/read-cache';
+import type { ReadCacheTracking } from './read-cache-invalidation';
 import type { EventOutbox } from '@platform/mongo';
 
 export function createSubgraphServer<TContext extends BaseContext>(
@@ -85,10 +84,11 @@ export interface SubgraphAppDeps {
   /** Development only: report each request's MongoDB commands in `extensions.mongoCommands`. */
   commandStats?: MongoCommandStats | undefined;
   /**
-   * This subgraph's read-cache invalidation (runSubgraph gives it): bumped after each mutation here, and to be called
-   * after any other write the subgraph makes; absent (tests in-process): nothing bumped.
+   * This subgraph's generations (runSubgraph gives it, with `db` tracked through it): what each request wrote is bumped
+   * before its response leaves, and a query's answer names what it read; absent (no REDIS_URL, tests in-process):
+   * nothing bumped, nothing named.
    */
-  writes?: SubgraphWrites | undefined;
+  tracking?: ReadCacheTracking | undefined;
   /** This subgraph's change log (ADR 0023), when it records events (EVENTS on); absent: writes record none. */
   events?: EventOutbox | undefined;
 }
@@ -127,7 +127,7 @@ export async function startSubgraph<TContext extends BaseSubgraphContext & Subgr
   server.addPlugin(serverFaultLogPlugin<TContext>(options.logger));
   const stats = options.commandStats;
   if (stats) server.addPlugin(stats.plugin<TContext>());
-  if (options.writes) server.addPlugin(readCacheInvalidationPlugin<TContext>(options.writes));
+  if (options.tracking) server.addPlugin(options.tracking.plugin<TContext>());
   await server.start();
   const tokens = new AccessTokenVerifier(options.jwtSecret);
   const handler = createGraphQLHandler<TContext>({
@@ -148,7 +148,8 @@ export async function startSubgraph<TContext extends BaseSubgraphContext & Subgr
   });
   // The caller's deadline (ADR 0020: trusted, like the headers above, behind the subgraph-secret guard) is the scope
   // every write step of the request checks before it starts.
+  const tracked = options.tracking ? options.tracking.wrap(handler) : handler;
   const withCallerDeadline = (req: IncomingMessage, res: ServerResponse) =>
-    withDeadline(Deadline.fromHeaders(req.headers), () => handler(req, res));
+    withDeadline(Deadline.fromHeaders(req.headers), () => tracked(req, res));
   return { server, handler: stats ? stats.wrap(withCallerDeadline) : withCallerDeadline };
 }

@@ -215,6 +215,12 @@ export const webhooksDisabled = new Counter({
   help: 'Endpoints disabled after a delivery failed over the whole retry schedule.',
   registers,
 });
+export const credentialChecks = new Counter({
+  name: 'credential_checks_total',
+  help: "Checks of a request's credential, by check (token: a JWT's signature and claims; account_status: the account behind a user's token; api_key: a key's verdict) and result (hit: answered from memory, still current; miss: asked; refused: invalid). One of each per request and process: a second is a second verification.",
+  labelNames: ['check', 'result'] as const,
+  registers,
+});
 
 let recording = true;
 

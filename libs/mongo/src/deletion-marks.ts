@@ -28,6 +28,12 @@ export interface DeletedRecord {
 
 const keyOf = (record: DeletedRecord) => `${record.kind}:${record.id}`;
 
+/**
+ * An account whose deletion is under way (ADR 0002: each subgraph's purge marks it first), in every subgraph that keeps
+ * records of its own: every create for that account checks it after its insert.
+ */
+export const deletedAccount = (id: number): DeletedRecord => ({ kind: 'user', id });
+
 export class DeletionMarks {
   private readonly marks: Collection<DeletionMarkDocument>;
 
@@ -42,6 +48,16 @@ export class DeletionMarks {
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
+  }
+
+  /**
+   * After an insert that attaches to `records`: when one of them is marked deleted, undoes the insert and resolves the
+   * marked ones (the caller refuses with the fitting error); [] when none is and the insert stands.
+   */
+  async undoIfMarked(records: readonly DeletedRecord[], undo: () => Promise<unknown>): Promise<DeletedRecord[]> {
+    const marked = await this.marked(records);
+    if (marked.length > 0) await undo();
+    return marked;
   }
 
   /** Those of the records that are marked deleted (one primary-key read each, in parallel). */

@@ -23,7 +23,7 @@ export {
   databaseAppError,
   DATABASE_RETRY_AFTER_SECONDS,
 } from './mongo-errors';
-export { DeletionMarks, DELETION_MARKS_COLLECTION, type DeletedRecord } from './deletion-marks';
+export { DeletionMarks, DELETION_MARKS_COLLECTION, deletedAccount, type DeletedRecord } from './deletion-marks';
 export { ensureIndexes, indexName, missingIndexes, namedIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
 export {
@@ -62,3 +62,9 @@ export {
   type WriteEvent,
 } from './event-outbox';
 export { EventRelay, type EventRelayOptions, type EventTransport, type PublishedEvent } from './event-relay';
+export {
+  trackDataAccess,
+  idsOfFilter,
+  type DataAccessHooks,
+  type DataAccessTrackingOptions,
+} from './data-access-tracking';

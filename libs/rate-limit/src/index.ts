@@ -10,12 +10,7 @@ export {
 } from './limiter-backend';
 export { rateLimitHeaders, retryAfterSeconds } from './rate-limit-headers';
 export { FACADE_PROOF_HEADER, facadeProofHeaders, facadeProofChecker } from './facade-proof';
-export {
-  callerIdentity,
-  createIdentityResolver,
-  type IdentityResolver,
-  type CallerCredentials,
-} from './rate-limit-identity';
+export { createIdentityResolver, type IdentityResolver, type CallerCredentials } from './rate-limit-identity';
 export {
   createIdempotencyStore,
   IdempotencyUnavailableError,

@@ -1,4 +1,7 @@
-/** The read cache: subgraph query answers kept by the gateway's executor, invalidated exactly through Redis generations. */
+/**
+ * Generations in Redis per subgraph, collection and document (ADR 0017, ADR 0019): the read cache of subgraph query
+ * answers kept by the gateway's executor, the caches of credential verdicts, and the subgraphs' bumps after writes.
+ */
 export {
   createSubgraphReadCache,
   type CachedRead,
@@ -6,4 +9,17 @@ export {
   type SubgraphRead,
   type SubgraphReadCache,
 } from './subgraph-read-cache';
-export { createSubgraphWrites, type SubgraphWrites } from './subgraph-writes';
+export { createSubgraphWrites, type SubgraphWrites, type WrittenData } from './subgraph-writes';
+export { RedisGenerations, type GenerationsOptions } from './redis-generations';
+export { GenerationReader, GenerationSnapshot } from './generation-snapshot';
+export { GenerationCache, type GenerationCacheOptions, type GenerationLookup } from './generation-cache';
+export {
+  anyGeneration,
+  collectionGeneration,
+  entityGeneration,
+  flushGeneration,
+  legacyGeneration,
+  takeReadDependencies,
+  READ_DEPENDENCIES_EXTENSION,
+  type ReadDependencies,
+} from './generation-keys';

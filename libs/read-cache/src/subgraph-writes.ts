@@ -1,24 +1,35 @@
 /**
- * The writing side of the read cache, in each subgraph: after the subgraph wrote, its generation is bumped, so no
- * reader serves an answer from before the write (docs/decisions/0017-read-cache.md). A bump that Redis does not take is
- * kept pending and retried until it lands; the write itself is still answered (see the ADR for why, and the bound).
+ * The writing side of the generations, in each subgraph: after it wrote, the generations of what it wrote are bumped
+ * (each document's, its collection's; everything's when the write could not say), so no reader serves an answer or a
+ * credential verdict from before the write (docs/decisions/0017-read-cache.md, docs/decisions/0019-entity-generations.md).
+ * A bump that Redis does not take leaves a flush of the whole subgraph pending, retried until it lands; the write itself
+ * is still answered (see ADR 0017 for why, and the bound).
  */
 import type { Logger } from '@platform/logging';
 import { metricsRecording, readCacheInvalidations } from '@platform/metrics';
-import { RedisGenerations } from './subgraph-read-cache';
+import { anyGeneration, collectionGeneration, entityGeneration } from './generation-keys';
+import { RedisGenerations } from './redis-generations';
+
+/** What one or more writes touched: documents by collection and id, or (flush) anything of the subgraph. */
+export interface WrittenData {
+  flush: boolean;
+  /** Collection -> ids of the documents written (the collection's own generation is bumped as well). */
+  documents: ReadonlyMap<string, ReadonlySet<string>>;
+}
 
 export interface SubgraphWrites {
-  /** Resolves once the generation is bumped, or once the bump failed and was left to the retry loop. */
-  written(): Promise<void>;
+  /** Resolves once the generations are bumped, or once the bump failed and a flush was left to the retry loop. */
+  wrote(written: WrittenData): Promise<void>;
   close(): Promise<void>;
 }
 
 const RETRY_MS = 500;
+const FLUSH: WrittenData = { flush: true, documents: new Map() };
 
 class RedisSubgraphWrites implements SubgraphWrites {
-  /** Bumps issued so far; each one covers every write that finished before it was issued. */
+  /** Bumps issued so far. */
   private issued = 0;
-  /** The number of the latest failed bump no later bump has covered yet; 0: none pending. */
+  /** The number of the latest failed bump that no later flush has covered yet; 0: none pending. */
   private uncovered: number;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -28,17 +39,23 @@ class RedisSubgraphWrites implements SubgraphWrites {
     private readonly generations: RedisGenerations,
     private readonly logger: Logger,
   ) {
-    // The start-up bump: issued as soon as the connection is ready.
+    // The start-up flush: issued as soon as the connection is ready.
     this.uncovered = ++this.issued;
     generations.onBack(() => void this.retry());
   }
 
-  async written(): Promise<void> {
+  async wrote(written: WrittenData): Promise<void> {
     const number = ++this.issued;
+    const keys: string[] = [anyGeneration(this.subgraph)];
+    for (const [collection, ids] of written.documents) {
+      keys.push(collectionGeneration(this.subgraph, collection));
+      for (const id of ids) keys.push(entityGeneration(this.subgraph, collection, id));
+    }
     try {
-      await this.generations.bump(this.subgraph);
+      await this.generations.bump({ subgraph: this.subgraph, flush: written.flush, keys });
       this.count('ok');
-      if (number > this.uncovered) this.uncovered = 0;
+      // Only a flush covers an earlier failure, whatever that one named.
+      if (written.flush && number > this.uncovered) this.uncovered = 0;
     } catch (error) {
       this.count('failed');
       if (this.uncovered === 0) {
@@ -47,7 +64,7 @@ class RedisSubgraphWrites implements SubgraphWrites {
             subgraph: this.subgraph,
             err: { message: error instanceof Error ? error.message : String(error) },
           },
-          'read cache: generation not bumped after a write; retrying until Redis takes it',
+          'read cache: generations not bumped after a write; flushing the subgraph once Redis takes it',
         );
       }
       this.uncovered = Math.max(this.uncovered, number);
@@ -72,8 +89,8 @@ class RedisSubgraphWrites implements SubgraphWrites {
 
   private async retry(): Promise<void> {
     if (this.uncovered === 0 || this.closed) return;
-    await this.written();
-    if (this.uncovered === 0) this.logger.info({ subgraph: this.subgraph }, 'read cache: generation bumped');
+    await this.wrote(FLUSH);
+    if (this.uncovered === 0) this.logger.info({ subgraph: this.subgraph }, 'read cache: generations bumped');
   }
 
   private count(outcome: 'ok' | 'failed'): void {
@@ -81,26 +98,24 @@ class RedisSubgraphWrites implements SubgraphWrites {
   }
 }
 
-const NO_WRITES: SubgraphWrites = { written: async () => undefined, close: async () => undefined };
-
 /**
  * The subgraph's generation bumper; without REDIS_URL nothing to bump (no reader can cache without Redis either).
- * Bumps once at start: whatever this instance wrote while starting, and whatever a previous instance wrote without its
+ * Flushes once at start: whatever this instance wrote while starting, and whatever a previous instance wrote without its
  * bump landing (it crashed between the two), is then covered.
  */
 export function createSubgraphWrites(options: {
   subgraph: string;
   redisUrl: string | undefined;
   logger: Logger;
-}): SubgraphWrites {
-  if (!options.redisUrl) return NO_WRITES;
+}): SubgraphWrites | undefined {
+  if (!options.redisUrl) return undefined;
   const generations = new RedisGenerations({
     redisUrl: options.redisUrl,
     // A write's answer waits for its bump: longer than a reader's look-up may take, short of a client's patience.
     commandTimeoutMs: 1_000,
     logger: options.logger,
     purpose: 'read cache invalidation',
-    fallback: 'writes retry their bump until Redis takes it',
+    fallback: 'writes flush their subgraph once Redis takes it',
   });
   return new RedisSubgraphWrites(options.subgraph, generations, options.logger);
 }

@@ -46,6 +46,13 @@ export async function startExtraApp(
       JWT_SECRET: stack.jwtSecret,
       MONGO_URL: stack.mongoUrl,
       GATEWAY_URL: `${stack.gatewayUrl}/graphql`,
+      // A facade in either mode establishes its callers at the users and auth subgraphs (ADR 0019).
+      ...Object.fromEntries(
+        (['users', 'items', 'auth', 'posts'] as const).map((subgraph) => [
+          `${subgraph.toUpperCase()}_SUBGRAPH_URL`,
+          `${stack.urls[subgraph]}/graphql`,
+        ]),
+      ),
       // An extra facade goes through the shared gateway: what tests start one for is the facade's own layer (limits,
       // idempotency, error formats, versions), the same in both modes. A test of the embedded executor says
       // GATEWAY_MODE=embedded and gives the subgraph URLs.

@@ -38,8 +38,13 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
     super(db, API_KEYS_COLLECTION);
   }
 
-  async insert(key: ApiKeyDocument, event?: WriteEvent<ApiKeyDocument>): Promise<void> {
-    await this.insertRecorded(key, event);
+  /** `settle`: runs after the insert and before its event is published, and may undo it (SequencedCollection). */
+  async insert(
+    key: ApiKeyDocument,
+    event?: WriteEvent<ApiKeyDocument>,
+    settle?: (key: ApiKeyDocument) => Promise<void>,
+  ): Promise<void> {
+    await this.insertRecorded(key, event, settle);
   }
 
   countByUser(userId: number): Promise<number> {
@@ -80,6 +85,11 @@ export class ApiKeyRepository extends SequencedCollection<ApiKeyDocument> {
     event?: WriteEvent<ApiKeyDocument>,
   ): Promise<boolean> {
     return deleteVersioned(this.versioned, id, expectedVersion, { userId }, undefined, { event });
+  }
+
+  /** Removes a key inserted moments ago whose account turned out to be deleted (no one has seen it). */
+  async discard(id: number): Promise<void> {
+    await this.collection.deleteOne({ _id: id });
   }
 
   async deleteByUser(userId: number): Promise<number> {

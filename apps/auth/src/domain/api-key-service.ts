@@ -19,7 +19,7 @@ import { ApiKeyCreate, ApiKeyUpdate, API_KEYS_PER_USER_MAX, parseInput } from '@
 import { AppError, notFound, validationError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { buildEvent, type EventType } from '@platform/events';
-import type { EventOutbox, WriteEvent } from '@platform/mongo';
+import { deletedAccount, type DeletionMarks, type EventOutbox, type WriteEvent } from '@platform/mongo';
 import type { ApiKeyDocument, ApiKeyRepository } from '../data-access/api-key-repository';
 import { requireService } from './credential-service';
 
@@ -78,8 +78,8 @@ export class ApiKeyService {
     private readonly owners: ApiKeyOwners,
     private readonly logger: Logger,
     private readonly bootstrapKey: string | undefined,
-    /** Runs after a write outside a mutation (the last-use stamp), for the read cache. */
-    private readonly written: () => Promise<void> = () => Promise.resolve(),
+    /** Accounts whose deletion is under way: a key created for one undoes itself (ADR 0009's order). */
+    private readonly marks: DeletionMarks,
     private readonly outbox?: EventOutbox,
   ) {}
 
@@ -133,7 +133,12 @@ export class ApiKeyService {
       createdAt: new Date(),
       lastUsedAt: null,
     };
-    await this.keys.insert(document, this.keyEvent(caller, 'api_key.created'));
+    // The creator's token may outlive its account by a request in flight: a key for a deleted account never stands
+    // (checked after the insert, before its event is published: a refused key publishes nothing).
+    await this.keys.insert(document, this.keyEvent(caller, 'api_key.created'), async () => {
+      if ((await this.marks.undoIfMarked([deletedAccount(userId)], () => this.keys.discard(document._id))).length > 0)
+        throw new AppError('UNAUTHENTICATED', 'Invalid token');
+    });
     this.logger.info(
       { requestId: caller.requestId, apiKeyId: document._id, userId, scopes },
       'api key created',
@@ -204,20 +209,14 @@ export class ApiKeyService {
     const owner = await this.owners.status(stored.userId, caller.requestId);
     if (!owner?.isActive) return null;
     const allowed = scopesForRole(owner.role) as string[];
-    // Only a recorded use changes what readers see: a check within the minute invalidates no cached read.
-    this.keys
-      .touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS)
-      .then((wrote) => (wrote ? this.written() : undefined))
-      .catch((error: unknown) => {
-        this.logger.warn(
-          {
-            requestId: caller.requestId,
-            apiKeyId: stored._id,
-            err: error instanceof Error ? error.message : 'error',
-          },
-          'api key last-use not recorded',
-        );
-      });
+    // Only a recorded use changes what readers see (its write bumps the key's generation): a check within the minute
+    // invalidates nothing.
+    this.keys.touch(stored._id, new Date(), LAST_USED_GRANULARITY_MS).catch((error: unknown) => {
+      this.logger.warn(
+        { requestId: caller.requestId, apiKeyId: stored._id, err: error instanceof Error ? error.message : 'error' },
+        'api key last-use not recorded',
+      );
+    });
     return {
       keyId: stored._id,
       userId: stored.userId,
@@ -227,9 +226,13 @@ export class ApiKeyService {
     };
   }
 
-  /** Account deletion (internal): every key of the user goes; idempotent. */
+  /**
+   * Account deletion (internal): the account is marked deleted, then every key of the user goes, so a creation racing
+   * the purge is either swept or undoes itself; idempotent.
+   */
   async purgeUser(caller: RequestCaller, userId: number): Promise<number> {
     requireService(caller.principal);
+    await this.marks.mark(deletedAccount(userId));
     const deleted = await this.keys.deleteByUser(userId);
     if (deleted > 0)
       this.logger.info({ requestId: caller.requestId, userId, count: deleted }, 'api keys purged');

@@ -1,9 +1,11 @@
 /**
  * Use cases on items: reads (scope items:read), writes (items:write; members only their own items, admins all; an
  * item is versioned, so writes honour `expectedVersion`), listings through @platform/listing (all by RecordService),
- * creation, and the internal purge of a deleted user's items.
+ * creation, and the internal purge of a deleted user's items. The purge marks the account deleted before it sweeps,
+ * and a creation checks the marks of its actor and owner after its insert (ADR 0009's order), so no item outlives an
+ * account whose deletion has answered, whatever raced it.
  */
-import { AppError } from '@platform/errors';
+import { AppError, validationError } from '@platform/errors';
 import { isAdmin, requireServicePrincipal, type Caller, type Principal } from '@platform/auth';
 import {
   isEntityId,
@@ -17,7 +19,7 @@ import {
 } from '@platform/contracts';
 import { LISTINGS } from '@platform/listing';
 import { RecordService } from '@platform/graphql-server';
-import type { EventOutbox } from '@platform/mongo';
+import { deletedAccount, type DeletionMarks, type EventOutbox } from '@platform/mongo';
 import type { ItemChanges, ItemDocument, ItemRepository } from '../data-access/item-repository';
 
 /** An item's REST representation (what GET /items/{id} answers), carried by its events. */
@@ -76,7 +78,12 @@ function updateChanges(rawInput: unknown): ItemChanges {
 }
 
 export class ItemService extends RecordService<ItemDocument> {
-  constructor(items: ItemRepository, cursorSecret: Buffer, outbox?: EventOutbox) {
+  constructor(
+    items: ItemRepository,
+    cursorSecret: Buffer,
+    private readonly marks: DeletionMarks,
+    outbox?: EventOutbox,
+  ) {
     super(items, { label: 'Item', scope: 'items', owner: 'ownerId', listing: LISTINGS.items }, cursorSecret, {
       replaceChanges,
       updateChanges,
@@ -101,13 +108,30 @@ export class ItemService extends RecordService<ItemDocument> {
         updatedAt: now,
       }),
       this.writeEvent(caller, 'created'),
+      // After the insert, before its event is published: the acting account (its token may outlive its deletion by a
+      // request in flight) and the owner's, each checked against the deletion marks; a refused item publishes nothing.
+      async (item) => {
+        const actor = principal.userId === null ? undefined : deletedAccount(principal.userId);
+        const owner = item.ownerId === null || item.ownerId === principal.userId ? undefined : deletedAccount(item.ownerId);
+        const marked = await this.marks.undoIfMarked(
+          [actor, owner].filter((record) => record !== undefined),
+          () => this.repository.discard(item._id),
+        );
+        if (actor && marked.includes(actor)) throw new AppError('UNAUTHENTICATED', 'Invalid token');
+        if (marked.length > 0) throw validationError([{ field: 'owner_id', message: 'names a deleted user' }]);
+      },
     );
   }
 
-  /** Internal (users subgraph, on account deletion): removes every item the user owns. Idempotent. */
+  /**
+   * Internal (users subgraph, on account deletion): marks the account deleted, then removes every item it owns, so a
+   * creation racing the purge either is swept or undoes itself. Idempotent.
+   */
   async purgeOwner(caller: Caller, rawUserId: unknown): Promise<boolean> {
     requireServicePrincipal(caller.principal, caller.authError);
-    await this.repository.deleteWhere({ ownerId: parseEntityId(rawUserId, 'userId') });
+    const userId = parseEntityId(rawUserId, 'userId');
+    await this.marks.mark(deletedAccount(userId));
+    await this.repository.deleteWhere({ ownerId: userId });
     return true;
   }
 }

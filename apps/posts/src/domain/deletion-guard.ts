@@ -4,10 +4,10 @@
  * afterwards and undoes itself when it lost the race. So no like, comment or post outlives its post or its user.
  */
 import { AppError, notFound } from '@platform/errors';
-import type { DeletedRecord, DeletionMarks } from '@platform/mongo';
+import { deletedAccount, type DeletedRecord, type DeletionMarks } from '@platform/mongo';
 
 export const deletedPost = (id: number): DeletedRecord => ({ kind: 'post', id });
-export const deletedUser = (id: number): DeletedRecord => ({ kind: 'user', id });
+export const deletedUser = deletedAccount;
 
 export class DeletionGuard {
   constructor(private readonly marks: DeletionMarks) {}
@@ -28,9 +28,8 @@ export class DeletionGuard {
   ): Promise<void> {
     const actor = deletedUser(actorId);
     const records = post ? [actor, deletedPost(post._id), deletedUser(post.authorId)] : [actor];
-    const marked = await this.marks.marked(records);
+    const marked = await this.marks.undoIfMarked(records, undo);
     if (marked.length === 0) return;
-    await undo();
     if (marked.includes(actor) || !post) throw new AppError('UNAUTHENTICATED', 'Invalid token');
     throw notFound('Post', post._id);
   }

@@ -9,27 +9,21 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { GraphQLError } from 'graphql';
 import { Deadline, DEFAULT_COMMIT_TIMEOUT_MS, MUTATION_SLACK_MS } from '@platform/contracts';
 import { AppError, maskGraphQLError } from '@platform/errors';
 import {
+  ANONYMOUS,
   createSupergraphGateway,
   warmUpPlugin,
-  type AccessTokenStatus,
-  type ApiKeyExchange,
   type FederationContext,
   type SupergraphGatewayOptions,
 } from '@platform/federation';
-import { dataOf, fromUpstreamError, graphqlMetricsPlugin, unavailableError } from '@platform/service';
+import { dataOf, graphqlMetricsPlugin } from '@platform/service';
 import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
 
 /** The supergraph, its subgraphs and the logger as createSupergraphGateway takes them, and what the facade adds. */
 export interface EmbeddedGatewayOptions extends SupergraphGatewayOptions {
-  /** Turns an `x-api-key` (without `Authorization`) into a short-lived JWT for the subgraphs, as the gateway does. */
-  apiKeys: Pick<ApiKeyExchange, 'forwardedAuthorization'>;
-  /** Refuses the bearer token of a deleted or deactivated user, or one issued before a password reset. */
-  tokenStatus: Pick<AccessTokenStatus, 'check'>;
-  /** Runs after the executor stopped (e.g. closes the exchange's client of the auth subgraph). */
+  /** Runs after the executor stopped (e.g. closes the credential checks' clients of the auth and users subgraphs). */
   onClose?: () => Promise<void>;
 }
 
@@ -45,8 +39,6 @@ export class EmbeddedGateway implements Gateway {
 
   private constructor(
     private readonly server: ApolloServer<FederationContext>,
-    private readonly apiKeys: EmbeddedGatewayOptions['apiKeys'],
-    private readonly tokenStatus: EmbeddedGatewayOptions['tokenStatus'],
     private readonly closePools: () => Promise<void>,
     private readonly timing: { deadlineMs: number; commitMs: number },
   ) {
@@ -80,8 +72,6 @@ export class EmbeddedGateway implements Gateway {
     await server.start();
     return new EmbeddedGateway(
       server,
-      options.apiKeys,
-      options.tokenStatus,
       async () => {
         await close();
         await options.onClose?.();
@@ -95,13 +85,14 @@ export class EmbeddedGateway implements Gateway {
     variables: NoInfer<TVariables>,
     credentials: CallCredentials,
   ): Promise<TData> {
-    const { requestId, apiKey, clientIp } = credentials;
-    const authorization = await this.forwardedAuthorization(credentials);
+    const { requestId, clientIp, snapshot } = credentials;
+    // The caller the facade established for this request (a refused credential: its 401 or 503 AppError).
+    const caller = await credentials.caller();
     // The operation's write deadline starts once the caller is known (ADR 0020); the subgraph fetches hand it down.
     const deadline = Deadline.in(this.timing.deadlineMs, this.timing.commitMs);
     const response = await this.server.executeOperation<TData>(
       { query: op.document, operationName: op.name, variables },
-      { contextValue: { requestId, authorization, apiKey, clientIp, facade: true, deadline } },
+      { contextValue: { requestId, caller, snapshot, clientIp, facade: true, deadline } },
     );
     // The facade's documents never @defer, so the result is always a single one.
     if (response.body.kind !== 'single') throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
@@ -113,7 +104,7 @@ export class EmbeddedGateway implements Gateway {
     for (const op of operations) {
       const response = await this.server.executeOperation(
         { query: op.document, operationName: op.name },
-        { contextValue: { requestId: 'warm-up', authorization: undefined, apiKey: undefined, warmUp: true } },
+        { contextValue: { requestId: 'warm-up', caller: ANONYMOUS, warmUp: true } },
       );
       if (response.body.kind === 'single' && wasPlanned(response.body.singleResult)) planned += 1;
     }
@@ -123,21 +114,5 @@ export class EmbeddedGateway implements Gateway {
   async close(): Promise<void> {
     await this.server.stop();
     await this.closePools();
-  }
-
-  /** As the gateway process does: an invalid key is a 401 `Invalid API Key`, auth unreachable a 503. */
-  private async forwardedAuthorization(credentials: CallCredentials): Promise<string | undefined> {
-    try {
-      await this.tokenStatus.check(credentials.authorization, credentials.requestId);
-      return await this.apiKeys.forwardedAuthorization(
-        credentials.authorization,
-        credentials.apiKey,
-        credentials.requestId,
-      );
-    } catch (error) {
-      if (error instanceof GraphQLError)
-        throw fromUpstreamError({ message: error.message, extensions: error.extensions });
-      throw unavailableError(error);
-    }
   }
 }

@@ -5,7 +5,13 @@
  * GraphQL errors come back as AppErrors, an unreachable gateway or subgraph as a 503.
  */
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-import { CLIENT_IP_HEADER, NOT_PLANNED_CODES, WARM_UP_HEADER } from '@platform/federation';
+import {
+  CLIENT_IP_HEADER,
+  NOT_PLANNED_CODES,
+  WARM_UP_HEADER,
+  type ResolvedCaller,
+} from '@platform/federation';
+import type { GenerationSnapshot } from '@platform/read-cache';
 import { REQUEST_ID_HEADER } from '@platform/logging';
 import { GraphQLHttpClient, type GraphQLResponse } from '@platform/service';
 import * as generated from '../operations/__generated__/operations';
@@ -65,11 +71,16 @@ export const OPERATIONS = Object.fromEntries(
 export const ALL_OPERATIONS: readonly Operation<unknown, unknown>[] = Object.values(OPERATIONS);
 
 export interface CallCredentials {
+  /** The credential as sent (the route took the API key only if it accepts keys): what the gateway process gets. */
   authorization?: string | undefined;
   apiKey?: string | undefined;
   requestId: string;
   /** The client's IP as the facade sees it (TRUST_PROXY): the auth subgraph's login throttle counts per IP. */
   clientIp?: string | undefined;
+  /** The caller established for the request (http/caller.ts), checked once: what the embedded executor runs as. */
+  caller: () => Promise<ResolvedCaller>;
+  /** The request's generations, read once (the embedded executor's read cache); undefined without Redis. */
+  snapshot?: GenerationSnapshot | undefined;
 }
 
 /** What the routes execute their operations with, whichever GATEWAY_MODE runs. */

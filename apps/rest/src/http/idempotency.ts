@@ -1,18 +1,24 @@
 /**
- * `Idempotency-Key` on POST (docs/interface.md#idempotency-key; ADR 0012): the first outcome per caller and key is
+ * `Idempotency-Key` on POST (docs/interface.md#idempotency-key; ADR 0012): the first outcome per account and key is
  * stored in Redis for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key
  * with another request is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403, 412 and transient
  * 409 outcomes are not kept; a 504 (outcome unknown) keeps the key in progress until the real outcome is known (ADR
  * 0020). Redis unreachable: IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee
  * (`Idempotency-Status: unavailable`), `closed` answers 503 + Retry-After.
+ *
+ * A record is bound to the stable id of the account behind the credential (the user's id, the API key's id; the client
+ * IP without a credential), never to a username another account may take later. A replay goes only to a credential that
+ * may make the request now: the caller is established first (a deactivated, deleted or demoted user's token, one issued
+ * before a password reset, a revoked key: 401 as a fresh request), and one without the route's scope gets the 403 a
+ * fresh request would.
  */
 import type { Request, Response } from 'express';
 import { AppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { idempotencyRequests, metricsRecording } from '@platform/metrics';
+import type { ResolvedCaller } from '@platform/federation';
 import {
   createIdempotencyStore,
-  createIdentityResolver,
   IdempotencyUnavailableError,
   type IdempotencyStore,
   type StoredResponse,
@@ -20,7 +26,6 @@ import {
 import type { RestEnvironment } from '../environment';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 import { errorFormatFor } from './error-handler';
-import { apiKeyFrom } from './credentials';
 import { LATE_OUTCOME_WAIT_MS } from '../gateway/embedded-gateway';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -48,7 +53,6 @@ type IdempotencySettings = Pick<
   | 'IDEMPOTENCY_FAIL_MODE'
   | 'REQUEST_TIMEOUT_MS'
   | 'GATEWAY_TIMEOUT_MS'
-  | 'RATE_LIMIT_WINDOW'
   | 'ERROR_FORMAT'
   | 'jwtSecret'
 >;
@@ -59,9 +63,14 @@ export interface Idempotency {
    * sent from the store (the route must not run), `proceed` otherwise (the outcome is then captured as it is sent).
    * `store: false` (token-issuing routes) validates the key but keeps nothing: credentials are not stored in Redis.
    * `body`: the body as the route validated it (undefined when the route reads none), so what the route ignores does
-   * not tell two requests apart, and no unvalidated body is ever serialised.
+   * not tell two requests apart, and no unvalidated body is ever serialised. `caller`: the request's established caller
+   * (its account binds the record); `scope`: what the route needs, which a replay needs too.
    */
-  guard(req: Request, res: Response, options: { store: boolean; body: unknown }): Promise<'replayed' | 'proceed'>;
+  guard(
+    req: Request,
+    res: Response,
+    options: { store: boolean; body: unknown; caller: () => Promise<ResolvedCaller>; scope?: string },
+  ): Promise<'replayed' | 'proceed'>;
   /**
    * A write answered 504 OUTCOME_UNKNOWN before its operation ended (ADR 0020): its key stays in progress, and the
    * real outcome, once `late` brings it, is stored (or the key released) as if it had been the answer. Without a key it
@@ -85,7 +94,6 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     runningTtlMs: Math.max(env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS, LATE_OUTCOME_WAIT_MS + 10_000),
     secret: env.jwtSecret,
   });
-  const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
   /** The keyed requests running in this process, by response: what their outcome is stored under. */
   const claims = new WeakMap<Response, { caller: string; key: string; fingerprint: string }>();
   /** Outcomes that come after the client was answered 504, by response. */
@@ -132,10 +140,9 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         res.set('idempotency-status', 'not-stored');
         return 'proceed';
       }
-      const caller = await identities.identityOf(
-        { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: req.ip ?? 'unknown' },
-        res,
-      );
+      // Who may see the outcome: the account, checked now (a refused credential is refused here as it would be fresh).
+      const resolved = await options.caller();
+      const caller = resolved.account ?? `ip:${req.ip ?? 'unknown'}`;
       // The same request: method, URL as sent, the validated body (whatever the order of its members), its
       // preconditions (an action retried with a fresh If-Match is another request, not the stored 412), and the
       // representation asked for (API version, problem details), which a replay cannot change.
@@ -173,6 +180,13 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         );
       }
       if (claim.kind === 'done') {
+        // The scope may have been taken away since (a narrower token of the same account): what a fresh request meets.
+        if (options.scope !== undefined && !resolved.principal) {
+          throw new AppError('UNAUTHENTICATED', 'Not authenticated', { headers: { 'www-authenticate': 'Bearer' } });
+        }
+        if (options.scope !== undefined && !resolved.principal?.scopes.includes(options.scope)) {
+          throw new AppError('FORBIDDEN', `Not enough permissions. Required: ${options.scope}`);
+        }
         count('replayed');
         replay(res, claim.response);
         return 'replayed';

@@ -1,7 +1,8 @@
 /**
- * The facade's rate limits: a general budget per identity (user, API key or IP) with the X-RateLimit-* and IETF
- * RateLimit headers on every response. Login attempts are throttled where credentials are checked (the auth
- * subgraph's LoginThrottle), so REST and GraphQL logins share one budget.
+ * The facade's rate limits: a general budget per identity (user, API key or IP, read from the caller established
+ * before it: http/caller.ts) with the X-RateLimit-* and IETF RateLimit headers on every response. Login attempts are
+ * throttled where credentials are checked (the auth subgraph's LoginThrottle), so REST and GraphQL logins share one
+ * budget.
  * Over budget is an AppError('RATE_LIMITED') with Retry-After, rendered by the one error handler.
  */
 import type { Request, RequestHandler } from 'express';
@@ -15,7 +16,7 @@ import {
   type LimitOutcome,
 } from '@platform/rate-limit';
 import type { RestEnvironment } from '../environment';
-import { apiKeyFrom } from './credentials';
+import { callerOf } from './caller';
 
 export interface RateLimiting {
   /** The general budget; mount after the exempt routes (docs, openapi) and before the body parsers. */
@@ -32,7 +33,6 @@ type RateLimitSettings = Pick<
   | 'RATE_LIMIT_WINDOW'
   | 'RATE_LIMIT_FAIL_MODE'
   | 'REDIS_COMMAND_TIMEOUT_MS'
-  | 'jwtSecret'
 >;
 
 /** The client address as express sees it under TRUST_PROXY. */
@@ -50,14 +50,12 @@ export function createRateLimiting(env: RateLimitSettings, logger: Logger): Rate
     points: env.RATE_LIMIT_POINTS,
     durationSeconds: env.RATE_LIMIT_WINDOW,
   });
-  const identities = createIdentityResolver(env.jwtSecret, env.RATE_LIMIT_WINDOW);
+  const identities = createIdentityResolver(env.RATE_LIMIT_WINDOW);
 
   const generalHandler: RequestHandler = (req, res, next) => {
     void (async () => {
-      const identity = await identities.identityOf(
-        { authorization: req.headers.authorization, apiKey: apiKeyFrom(req), ip: clientIp(req) },
-        res,
-      );
+      // The caller established before the limit (http/caller.ts): its token verified once, its key's digest.
+      const identity = await identities.identityOf({ ...callerOf(res).presented, ip: clientIp(req) }, res);
       const outcome = await general.consume(identity);
       res.set(rateLimitHeaders(outcome, general));
       if (!outcome.allowed) throw rateLimited(outcome);

@@ -8,6 +8,7 @@ import type { Gateway } from '../gateway/gateway-client';
 import type { RestEnvironment } from '../environment';
 import type { RouteDefinition } from './route';
 import { apiKeyFrom } from './credentials';
+import { callerOf } from './caller';
 import { requestIdOf } from './request-context';
 import { apiVersionOf } from '../versioning/versioning-middleware';
 import type { Idempotency } from './idempotency';
@@ -88,16 +89,32 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
   if (route.createsVersioned) createPrecondition(req);
   if (route.method === 'get') readPrecondition(req);
   if (route.carriesSecret) secretAnswer(res);
+  const caller = callerOf(res);
+  const requestId = requestIdOf(res);
+  const credentials = {
+    authorization,
+    apiKey,
+    requestId,
+    clientIp: req.ip,
+    caller: () => caller.resolve(requestId, apiKey !== undefined),
+    snapshot: caller.presented.snapshot,
+  };
   if (route.method === 'post') {
     const store = (route.idempotency ?? 'store') === 'store';
-    if ((await deps.idempotency.guard(req, res, { store, body })) === 'replayed') return;
+    const outcome = await deps.idempotency.guard(req, res, {
+      store,
+      body,
+      caller: credentials.caller,
+      ...(route.scope ? { scope: route.scope } : {}),
+    });
+    if (outcome === 'replayed') return;
   }
 
   const running = route.handler({
     params,
     query,
     body,
-    credentials: { authorization, apiKey, requestId: requestIdOf(res), clientIp: req.ip },
+    credentials,
     version: apiVersionOf(res),
     gateway: deps.gateway,
     env: deps.env,

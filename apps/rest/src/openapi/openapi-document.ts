@@ -302,7 +302,7 @@ const IDEMPOTENCY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).',
+    'Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   example: '4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10',
 };

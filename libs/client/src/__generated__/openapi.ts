@@ -2171,7 +2171,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -5824,7 +5824,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -6434,7 +6434,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -7044,7 +7044,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -7753,7 +7753,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -8323,7 +8323,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -8893,7 +8893,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -9459,7 +9459,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -10407,7 +10407,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -13416,7 +13416,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -17199,7 +17199,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -20464,7 +20464,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -22076,7 +22076,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
