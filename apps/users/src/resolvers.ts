@@ -1,14 +1,15 @@
 /**
  * Resolvers of the users subgraph, all in one map: root queries and mutations (every rule lives in the domain
- * service; the resolvers parse the GraphQL `ID` into the stored number and hand over), and the User type (field
- * mapping from the stored document, e-mail visibility, entity references for federation).
+ * service; the resolvers parse the GraphQL `ID` into the stored number and hand over), and the User type (derived from
+ * the user's declaration, e-mail visibility, entity references for federation).
  */
-import { isEntityId, parseEntityId } from '@platform/contracts';
+import { isEntityId, parseEntityId, users } from '@platform/contracts';
 import { AppError } from '@platform/errors';
 import { isAdmin } from '@platform/auth';
+import { typeResolvers } from '@platform/graphql-server';
 import type { UserDocument } from './data-access/user-repository';
 import type { UsersContext } from './context';
-import type { Resolvers } from './__generated__/resolvers-types';
+import type { Resolvers, UserResolvers } from './__generated__/resolvers-types';
 
 /** Profiles returned by a registration in this request: the registrant sees its own e-mail without a token. */
 const registeredInRequest = new WeakSet<UserDocument>();
@@ -57,9 +58,9 @@ export const resolvers = {
       return user;
     },
     updateUser: (_, args, context) =>
-      context.services.users.update(context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
+      context.services.users.write('update', context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
     replaceUser: (_, args, context) =>
-      context.services.users.replace(context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
+      context.services.users.write('replace', context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
     deleteUser: (_, args, context) =>
       context.services.users.delete(context, parseEntityId(args.id, 'id'), args.expectedVersion),
     _revokeAccessTokens: (_, args, context) =>
@@ -70,9 +71,7 @@ export const resolvers = {
       context.services.users.setActive(context, parseEntityId(args.id, 'id'), false, args.expectedVersion),
   },
   User: {
-    id: (user) => String(user._id),
-    createdAt: (user) => user.createdAt.toISOString(),
-    version: (user) => user.version ?? 0,
+    ...(typeResolvers<UsersContext>(users) as UserResolvers),
     email: (user, _args, context) => {
       if (!canSeeEmail(user, context))
         throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');

@@ -3,32 +3,20 @@
  * on each folded form, kept beside the value as given), indexed for every filter and sort.
  */
 import type { Db } from 'mongodb';
-import { foldEmail, foldUsername } from '@platform/contracts';
+import { foldEmail, foldUsername, users, type StoredDocument } from '@platform/contracts';
 import {
   deleteVersioned,
   findByIds,
+  listingIndexes,
   SequencedCollection,
   updateVersioned,
   type IndexSpec,
   type WriteEvent,
 } from '@platform/mongo';
-import type { Role } from '@platform/auth';
-import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
+import { LISTINGS, type MongoListPlan } from '@platform/listing';
 
-export interface UserDocument {
-  _id: number;
-  username: string;
-  email: string;
-  fullName: string | null;
-  isActive: boolean;
-  role: Role;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Access tokens issued before this instant are refused (set by a password reset); absent: none revoked. */
-  tokensValidAfter?: Date;
-  /** Write counter behind the ETag: every change adds 1 (absent on profiles written before it existed: 0). */
-  version?: number;
-}
+/** A profile as the user's declaration stores it (with `tokensValidAfter`, set by a password reset). */
+export type UserDocument = StoredDocument<typeof users>;
 
 /** What is stored besides the profile: the folded forms the unique indexes compare (foldUsername, foldEmail). */
 interface StoredUser extends UserDocument {
@@ -36,7 +24,7 @@ interface StoredUser extends UserDocument {
   emailFolded: string;
 }
 
-export const USERS_COLLECTION = 'users';
+export const USERS_COLLECTION = users.collection;
 
 /**
  * Profiles written before the folded fields existed get them before their unique indexes are built. Two such profiles
@@ -71,7 +59,7 @@ export const userIndexes: IndexSpec[] = [
     prepare: addFoldedFields,
   },
   // Every filter and sort of the users listing, each with `_id` as the tie-breaker.
-  ...listIndexes(LISTINGS.users, USERS_COLLECTION),
+  ...listingIndexes(USERS_COLLECTION, LISTINGS.users),
 ];
 
 export type ProfileChanges = Partial<

@@ -1051,13 +1051,13 @@ export interface components {
             id: number;
             name: string;
             scopes: ("users:read" | "users:write" | "items:read" | "items:write" | "posts:read" | "posts:write")[];
+            /** @description The first characters of the key, to tell keys apart; not enough to use it */
+            prefix: string;
             /**
              * Format: date-time
              * @description ISO 8601 creation time
              */
             created_at: string;
-            /** @description The first characters of the key, to tell keys apart; not enough to use it */
-            prefix: string;
             /** @description When the key last authenticated a request (to within a minute); null if never */
             last_used_at: string | null;
         };
