@@ -1,15 +1,49 @@
 /**
  * A declared resource's GraphQL type in its subgraph, derived from the declaration: each field resolved from the
  * stored document (ids and references as `ID`s, cents as currency units, instants as RFC 3339 strings, a missing
- * version as 0), each relation as a reference (another subgraph's entity) or through a loader (this subgraph's, which
- * needs the target's read scope) (docs/decisions/0022-resource-declarations.md).
+ * version as 0), each relation as a reference (another subgraph's entity) or through a loader (this subgraph's), and
+ * every field's read rule enforced by its own resolver, so it holds however the record was reached: a root field,
+ * `_entities`, a relation, a mutation's answer (docs/decisions/0022-resource-declarations.md, OWASP API3:2023).
  */
-import { requireScope, type Caller } from '@platform/auth';
-import { RESOURCES, type Field, type Resource } from '@platform/contracts';
+import { AppError } from '@platform/errors';
+import { canWriteAsOwner, requireScope, type Caller, type Scope } from '@platform/auth';
+import { RESOURCES, type Field, type FieldRead, type Resource } from '@platform/contracts';
 import { parseNestedFirst } from '@platform/listing';
 
 type Doc = Record<string, unknown>;
 type Resolver<C> = (doc: Doc, args: Record<string, unknown>, context: C) => unknown;
+
+/** Records a mutation of this request answered (a registration, seen by its registrant without a token). */
+const answered = new WeakSet<object>();
+
+/** Marks a record this request's mutation wrote and answers: its fields are the caller's to read. */
+export function answeredWrite<T extends object>(record: T): T {
+  answered.add(record);
+  return record;
+}
+
+const storedValue = (doc: Doc, field: Field): unknown => doc[field.stored as string];
+
+/** The id of the user who may write the record besides an admin (for a user: itself). */
+const ownerOf = (resource: Resource, doc: Doc): number | null => {
+  const value = storedValue(doc, resource.field(resource.owner));
+  return typeof value === 'number' ? value : null;
+};
+
+/**
+ * A field with a rule of its own: a service, the scope it names, or (orWriter) the record's write scope as its owner
+ * or an admin; a record this request's mutation answered is its caller's. FORBIDDEN otherwise, naming the scope.
+ */
+export function mayRead(resource: Resource, rule: FieldRead, doc: Doc, caller: Caller): boolean {
+  if (answered.has(doc)) return true;
+  const principal = caller.principal;
+  if (!principal) return false;
+  if (principal.kind === 'service' || principal.scopes.includes(rule.scope)) return true;
+  const write = resource.scopes?.write;
+  return rule.orWriter === true && write !== undefined && principal.scopes.includes(write) && canWriteAsOwner(principal, ownerOf(resource, doc));
+}
+
+const forbidden = (scope: Scope) => new AppError('FORBIDDEN', `Not enough permissions. Required: ${scope}`);
 
 /** The value of a stored field as GraphQL shows it. */
 function valueResolver(resource: Resource, field: Field): Resolver<unknown> | undefined {
@@ -47,7 +81,7 @@ export interface TypeResolverOptions<C> {
 }
 
 /**
- * The resolvers of the resource's GraphQL type (without `__resolveReference`): `{ field: resolver }`.
+ * The resolvers of the resource's GraphQL type (without `__resolveReference`): `{ [type]: { field: resolver } }`.
  * A relation to another subgraph's entity answers a reference (`{ __typename: 'User', id }`; that subgraph applies the
  * rules of its fields); a relation or child list within this subgraph needs the target's read scope.
  */
@@ -56,6 +90,14 @@ export function typeResolvers<C extends Caller>(
   options: TypeResolverOptions<C> = {},
 ): Record<string, Resolver<C>> {
   const resolvers: Record<string, Resolver<C>> = {};
+  const guarded = (field: Field, resolve: Resolver<C>): Resolver<C> => {
+    const rule = field.read;
+    if (!rule) return resolve;
+    return (doc, args, context) => {
+      if (!mayRead(resource, rule, doc, context)) throw forbidden(rule.scope);
+      return resolve(doc, args, context);
+    };
+  };
   const within = (target: string, field: string, resolve: (doc: Doc, args: Record<string, unknown>, context: C) => unknown): Resolver<C> => {
     const scope = resourceOfType(target)?.scopes?.read;
     return (doc, args, context) => {
@@ -73,7 +115,8 @@ export function typeResolvers<C extends Caller>(
       const computed = options.computed?.[field.key];
       const resolve = computed ?? (valueResolver(resource, field) as Resolver<C> | undefined);
       if (field.stored === null && !computed) throw new Error(`${resource.type}.${field.key} is computed: give its resolver`);
-      if (resolve) resolvers[field.key] = resolve;
+      if (resolve) resolvers[field.key] = guarded(field, resolve);
+      else if (field.read) resolvers[field.key] = guarded(field, (doc) => doc[field.key]);
     }
     const relation = field.relation;
     if (relation) {

@@ -1,14 +1,16 @@
 /**
  * The user: an account's public profile (credentials live in the auth subgraph). Username 3..50 characters and e-mail
- * unique ignoring case. Listings show `{id, name}` in API version 1 and `{id, name, email}` in version 2; every other
- * answer the whole User. Also the password rule and the reset-password body, an action on the account.
+ * unique ignoring case; the e-mail and the account's state are personal: they need `users:read` wherever a user is
+ * reached (an item's owner, a post's author), or the right to write the account. Listings show `{id, name}` in API
+ * version 1 and `{id, name, email}` in version 2; every other answer the whole User. Also the password rule and the
+ * reset-password body, an action on the account.
  */
 import { z } from 'zod';
 import { ROLES } from '@platform/auth';
 import { strictBody } from '../strict-body';
 import { text as textRule } from '../text';
 import { normalizeEmail } from '../identity';
-import { boolean, datetime, enumeration, id, resource, text, version } from './resource';
+import { boolean, datetime, enumeration, id, resource, text, version, type FieldRead } from './resource';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 50;
@@ -21,6 +23,9 @@ export const Password = textRule()
   .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
   .max(128, 'must be at most 128 characters')
   .regex(/\d/, 'must contain at least one digit');
+
+/** Personal data: `users:read`, or the right to write this account (itself, or an admin, with `users:write`). */
+const PERSONAL: FieldRead = { scope: 'users:read', orWriter: true };
 
 export const users = resource({
   name: 'users',
@@ -59,6 +64,7 @@ export const users = resource({
           update: 'A valid e-mail address; unique ignoring case.',
         },
       },
+      read: PERSONAL,
       listed: { description: 'On the e-mail address.' },
     }),
     password: text({
@@ -82,23 +88,26 @@ export const users = resource({
         update: 'optional',
         docs: { update: 'Display name, at most 200 characters; null clears it.' },
       },
+      read: PERSONAL,
     }),
     isActive: boolean({
       description:
         'False after deactivateUser: the account can neither log in nor refresh tokens, and user(id:) hides it by default.',
+      read: PERSONAL,
       listed: { description: 'On whether the account is active.' },
     }),
     role: enumeration('Role', ROLES, {
       description: 'What the account may do; changed only by an operator, never through an update.',
+      read: PERSONAL,
       listed: { description: 'On the role (admin, member, viewer).', values: ROLES },
     }),
-    createdAt: datetime({ description: 'When the account was registered.', rest: null }),
+    createdAt: datetime({ description: 'When the account was registered.', rest: null, read: PERSONAL }),
     updatedAt: datetime({ rest: null, graphql: false }),
     /** Access tokens issued before this instant are refused (set by a password reset); absent: none revoked. */
     tokensValidAfter: datetime({ rest: null, graphql: false, optional: true }),
-    version: version(
+    version: { ...version(
       'Write counter: every change to the account adds 1 (the REST ETag); pass it as expectedVersion to change only this version.',
-    ),
+    ), read: PERSONAL },
   },
   inputs: {
     create: 'A new account.',
