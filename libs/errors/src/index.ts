@@ -1,7 +1,7 @@
 /** One registry of error codes, one AppError type, and the one mapping from errors to GraphQL and to HTTP bodies. */
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './error-codes';
 export { AppError, type FieldError, type ResourceRef, validationError, notFound } from './app-error';
-export { toGraphQLError, fromGraphQLError, maskGraphQLError, type GraphQLErrorLike } from './graphql-errors';
+export { graphqlExtensions, fromGraphQLError, maskGraphQLError, type GraphQLErrorLike } from './graphql-errors';
 export {
   renderError,
   ERROR_FORMATS,
