@@ -101,7 +101,7 @@ export const apiKeysRoutes = [
     description: 'Never the key or its digest.',
     responses: { 200: { description: 'The key', schema: schemas.public } },
     handler: async ({ params, gateway, credentials, version }) => {
-      const { apiKey } = await gateway.execute(GetApiKey, { id: String(params.key_id) }, credentials);
+      const { apiKey } = await gateway.execute(GetApiKey, { id: params.key_id }, credentials);
       if (!apiKey) throw notFound('API key', params.key_id);
       return apiKeyResponse(apiKey, version);
     },
@@ -116,7 +116,7 @@ export const apiKeysRoutes = [
     responses: { 200: { description: 'The key after the change', schema: schemas.public } },
     handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
       const input = toInput(body) as { name: string };
-      const variables = { id: String(params.key_id), input, expectedVersion };
+      const variables = { id: params.key_id, input, expectedVersion };
       return apiKeyResponse(
         (await gateway.execute(UpdateApiKey, variables, credentials)).updateApiKey,
         version,
@@ -130,7 +130,7 @@ export const apiKeysRoutes = [
     description: 'The gateway may accept a revoked key for a few more seconds (its verification cache).',
     responses: { 204: { description: 'Revoked' } },
     handler: async ({ params, gateway, credentials, expectedVersion }) => {
-      await gateway.execute(RevokeApiKey, { id: String(params.key_id), expectedVersion }, credentials);
+      await gateway.execute(RevokeApiKey, { id: params.key_id, expectedVersion }, credentials);
       return { status: 204 };
     },
   }),

@@ -40,7 +40,7 @@ export const articlesRoutes = [
     params: idParams({ id: 'User' }),
     operation: ListArticles,
     rawQuery: (query, params) => withAuthor(query, params.id),
-    variables: (params) => ({ userId: String(params.id) }),
+    variables: (params) => ({ userId: params.id }),
     connectionOf: (data, params) => {
       if (!data.articleAuthor) throw notFound('User', params.id);
       return data.posts;
@@ -57,7 +57,7 @@ export const articlesRoutes = [
     plural: 'Comments',
     params: idParams({ id: 'User', article_id: 'Post' }),
     operation: ListArticleComments,
-    variables: (params) => ({ postId: String(params.article_id) }),
+    variables: (params) => ({ postId: params.article_id }),
     cursorScope: (params) => parentScope('post', params.article_id),
     connectionOf: (data, params) => {
       if (!data.post || Number(data.post.authorId) !== params.id) throw notFound('Article', params.article_id);

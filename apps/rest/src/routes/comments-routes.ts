@@ -13,8 +13,7 @@ const comments = recordRoutes({
   tag: 'comments',
   path: '/posts/:id/comments/:comment_id',
   params: idParams({ id: 'Post', comment_id: 'Comment' }),
-  variables: (params) => ({ id: String(params.comment_id), postId: String(params.id) }),
-  idOf: (params) => params.comment_id,
+  arguments: { comment_id: 'id', id: 'postId' },
   writeRules:
     'Needs `posts:write`. A member may change only comments it wrote (403 otherwise); an admin any. A missing comment, or one ' +
     'on another post, is 404 (checked before authorship). Bounds: body 1..5,000 characters.',
@@ -31,7 +30,7 @@ export const commentsRoutes = [
     plural: 'Comments',
     params: PostIdParams,
     operation: ListComments,
-    variables: (params) => ({ postId: String(params.id) }),
+    variables: (params) => ({ postId: params.id }),
     cursorScope: (params) => parentScope('post', params.id),
     connectionOf: (data) => data.comments,
   }),
@@ -42,7 +41,6 @@ export const commentsRoutes = [
     description:
       'Needs `posts:write`; the author is the caller. 404 when the post does not exist. Body 1..5,000 characters.',
     params: PostIdParams,
-    variables: (params) => ({ postId: String(params.id) }),
     operation: CreateComment,
   }),
   comments.get({

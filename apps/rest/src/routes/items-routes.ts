@@ -16,8 +16,7 @@ const items = recordRoutes({
   path: '/items/:item_id',
   params: idParams({ item_id: 'Item' }, 400),
   invalidParams: 400,
-  variables: (params) => ({ id: String(params.item_id) }),
-  idOf: (params) => params.item_id,
+  arguments: { item_id: 'id' },
   writeRules: WRITE_RULES,
 });
 

@@ -25,8 +25,7 @@ const posts = recordRoutes<PostFieldsFragment, typeof PostIdParams>({
   tag: 'posts',
   path: '/posts/:id',
   params: PostIdParams,
-  variables: (params) => ({ id: String(params.id) }),
-  idOf: (params) => params.id,
+  arguments: { id: 'id' },
   // Likes are counted, not written to the post: the tag follows the count, If-Match only the post's own version.
   derived: (post) => `l${post.likeCount}`,
   writeRules:
@@ -55,7 +54,7 @@ const likeRoute = (
         ? { 200: { description: text.answer, schema: restSchemas(postResource).public } }
         : { 204: { description: text.answer } },
     handler: async ({ params, gateway, credentials }) => {
-      const data = await gateway.execute(operation, { id: String(params.id) }, credentials);
+      const data = await gateway.execute(operation, { id: params.id }, credentials);
       return method === 'post' ? { status: 200, body: toPostPublic(Object.values(data)[0]!) } : { status: 204 };
     },
   });

@@ -42,9 +42,11 @@ export interface RecordResource<N extends { id: string; version: number }, P ext
   params: P;
   /** The status of a malformed id in the path (as `idParams` was told). */
   invalidParams?: InvalidIdStatus;
-  /** The GraphQL variables naming the record (and its parent) from the path, and the id a 404 names. */
-  variables: (params: z.infer<P>) => Record<string, string>;
-  idOf: (params: z.infer<P>) => number;
+  /**
+   * The GraphQL arguments the path's id parameters are (`{ comment_id: 'id', id: 'postId' }`): the record is `id`
+   * (also the id a 404 names), a parent its own argument. The integers go as they are (GraphQL's `ID` takes them).
+   */
+  arguments: Readonly<Record<string, string>>;
   /** What the body shows that changes without a write to the record (a post's like count), so the ETag follows it. */
   derived?: (node: N) => string;
   /** Who may write, in every write route's description. */
@@ -59,6 +61,16 @@ interface RouteText {
 
 /** A record's answer: its body and strong ETag (a create adds its `Location`). */
 export type Represented = RouteResult & { headers: Record<string, string> };
+
+/** GraphQL variables from validated path (or query) values under their declared argument names (`except` one). */
+function argumentsOf(names: Readonly<Record<string, string>>, values: unknown, except?: string): Record<string, unknown> {
+  const given = values as Record<string, unknown>;
+  const variables: Record<string, unknown> = {};
+  for (const [name, argument] of Object.entries(names)) {
+    if (argument !== except && given[name] !== undefined) variables[argument] = given[name];
+  }
+  return variables;
+}
 
 /** The data of an operation with one root field: that field's value. */
 export const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] as T;
@@ -106,6 +118,10 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
     versioned: true,
   };
   const name = label.toLowerCase();
+  const recordParam = Object.keys(resource.arguments).find((param) => resource.arguments[param] === 'id');
+  if (!recordParam) throw new Error(`${label}: no path parameter is the record's id`);
+  const variablesOf = (params: unknown) => argumentsOf(resource.arguments, params);
+  const idOf = (params: unknown) => (params as Record<string, number>)[recordParam]!;
   const represented = (node: N, apiVersion: number | undefined): Represented => ({
     status: 200,
     body: toPublic(node),
@@ -126,13 +142,12 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
     create: <C extends z.ZodType = z.ZodType>({
       operation,
       params,
-      variables,
       ...text
     }: RouteText & {
       path: string;
       operation: Operation<Record<string, N>>;
+      /** The parent's id parameters when the collection is under one (a post's comments). */
       params?: C;
-      variables?: (params: z.infer<C>) => Record<string, string>;
     }): RouteDefinition =>
       defineRoute({
         ...text,
@@ -144,7 +159,7 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         createsVersioned: true,
         responses: { 201: { description: `The created ${name}`, schema: schemas.public } },
         handler: async ({ params: parents, body: given, gateway, credentials, version }) => {
-          const record = { ...variables?.(parents), input: toInput(given) };
+          const record = { ...argumentsOf(resource.arguments, parents ?? {}, 'id'), input: toInput(given) };
           const node = rootOf(await gateway.execute(operation, record, credentials));
           return created(
             represented(node, version),
@@ -153,17 +168,18 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         },
       }),
 
-    /** GET of one record; `query` and `queryVariables` add GraphQL variables from the query (users' `include_inactive`). */
+    /** GET of one record; `query` and `queryArguments` add GraphQL arguments from the query (users' `include_inactive`). */
     get: <Q extends z.ZodType = z.ZodType>({
       operation,
       description,
       query,
-      queryVariables,
+      queryArguments = {},
       ...text
     }: RouteText & {
       operation: Operation<Record<string, N | null>>;
       query?: Q;
-      queryVariables?: (query: z.infer<Q>) => Record<string, unknown>;
+      /** Query parameter -> GraphQL argument (`{ include_inactive: 'includeInactive' }`), values as validated. */
+      queryArguments?: Readonly<Record<string, string>>;
     }) =>
       defineRoute({
         ...declared,
@@ -175,9 +191,9 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         scope: scopes.read,
         responses: { 200: { description: `The ${name}`, schema: schemas.public } },
         handler: async ({ params, query: given, gateway, credentials, version }) => {
-          const variables = { ...resource.variables(params), ...queryVariables?.(given) };
+          const variables = { ...variablesOf(params), ...argumentsOf(queryArguments, given) };
           const node = rootOf(await gateway.execute(operation, variables, credentials));
-          if (!node) throw notFound(label, resource.idOf(params));
+          if (!node) throw notFound(label, idOf(params));
           return represented(node, version);
         },
       }),
@@ -204,11 +220,7 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         body: method === 'put' ? schemas.replace : schemas.update,
         responses: conflict ? { ...updated, 409: { description: conflict } } : updated,
         handler: async ({ params, body: given, gateway, credentials, expectedVersion, version }) => {
-          const variables = {
-            ...resource.variables(params),
-            input: toInput(given),
-            expectedVersion,
-          };
+          const variables = { ...variablesOf(params), input: toInput(given), expectedVersion };
           return represented(rootOf(await gateway.execute(operation, variables, credentials)), version);
         },
       });
@@ -225,7 +237,7 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         method: 'delete',
         responses: { 204: { description: deleted } },
         handler: async ({ params, gateway, credentials, expectedVersion }) => {
-          await gateway.execute(operation, { ...resource.variables(params), expectedVersion }, credentials);
+          await gateway.execute(operation, { ...variablesOf(params), expectedVersion }, credentials);
           return { status: 204 };
         },
       }),

@@ -130,7 +130,7 @@ export interface ListRouteSpec<D, N, P extends z.ZodType> {
   params?: P;
   operation: Operation<D>;
   /** Variables besides the listing's (the parent's id). */
-  variables?: (params: z.infer<P>) => Record<string, string>;
+  variables?: (params: z.infer<P>) => Record<string, number>;
   /** The parent whose records these are (parentScope): cursors of another parent's listing are refused. */
   cursorScope?: (params: z.infer<P>) => string;
   /** The query as the listing parses it, when the path adds to it (a user's articles: `author_id`). */

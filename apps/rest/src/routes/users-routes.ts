@@ -75,8 +75,7 @@ const accounts = recordRoutes<UserFieldsFragment, typeof UserIdParams>({
   tag: 'users',
   path: USER_PATH,
   params: UserIdParams,
-  variables: (params) => ({ id: String(params.user_id) }),
-  idOf: (params) => params.user_id,
+  arguments: { user_id: 'id' },
   writeRules: ownerOrAdmin,
 });
 const toUserInput = graphqlInput(users);
@@ -128,7 +127,7 @@ const accountAction = <B extends z.ZodType = z.ZodType>({
     versioned: true,
     handler: async ({ params, body, gateway, credentials, version, expectedVersion }) => {
       const variables = {
-        id: String(params.user_id),
+        id: params.user_id,
         ...(input ? { input: input(body) } : {}),
         expectedVersion,
       };
@@ -213,7 +212,7 @@ export const usersRoutes = [
     query: z.object({
       include_inactive: booleanQuery.optional().describe('Also return an inactive user (default false)'),
     }),
-    queryVariables: (query) => ({ includeInactive: query.include_inactive ?? false }),
+    queryArguments: { include_inactive: 'includeInactive' },
     operation: GetUser,
   }),
   accounts.write('put', {

@@ -1,7 +1,9 @@
 /**
  * The facade's edge between REST and GraphQL, derived from a declaration: a GraphQL answer as its REST representation
- * (snake_case names, ids and references as JSON integers) and a REST body as the GraphQL input (camelCase names,
- * references as `ID` strings, only the fields the client sent). The facade converts here and nowhere else.
+ * (snake_case names, ids and references back to the JSON integers they are in the facade) and a REST body as the
+ * GraphQL input (camelCase names, only the fields the client sent). Ids stay integers on the way out: GraphQL's `ID`
+ * takes an integer as a variable value and the executor coerces it, so the facade converts an id in one place only,
+ * an answer's `ID` strings here.
  */
 import type { Field, Resource } from './resource';
 import { shownFields, writableFields } from './rest-schemas';
@@ -43,7 +45,7 @@ export function graphqlInput(resource: Resource): (body: unknown) => Record<stri
     for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
       const field = byRest.get(name);
       if (!field || value === undefined) continue;
-      input[field.key] = field.kind === 'reference' && value !== null ? String(value) : value;
+      input[field.key] = value;
     }
     return input;
   };
