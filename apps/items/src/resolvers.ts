@@ -5,13 +5,7 @@
  * items, batched across every user in the response).
  */
 import { items as itemResource } from '@platform/contracts';
-import {
-  entityReference,
-  recordMutations,
-  recordQueries,
-  typeResolvers,
-  userRecordsResolvers,
-} from '@platform/graphql-server';
+import { entityResolvers, recordMutations, recordQueries, userRecordsResolvers } from '@platform/graphql-server';
 import type { ItemsContext } from './context';
 import type { ItemResolvers, Resolvers } from './__generated__/resolvers-types';
 
@@ -24,11 +18,8 @@ export const resolvers = {
     _purgeOwner: (_: unknown, args: { userId: string }, context: ItemsContext) =>
       items(context).purgeOwner(context, args.userId),
   },
-  Item: {
-    ...(typeResolvers<ItemsContext>(itemResource) as ItemResolvers),
-    /** Batched: every Item the gateway asks about in one request is fetched with one `$in` query. */
-    __resolveReference: entityReference('items:read', (context: ItemsContext) => context.loaders.itemById),
-  },
+  // Entity lookups batched: every Item the gateway asks about in one request is fetched with one `$in` query.
+  Item: entityResolvers(itemResource, (context: ItemsContext) => context.loaders.itemById) as ItemResolvers,
   ...userRecordsResolvers('items', 'items:read', (context: ItemsContext, first) =>
     context.loaders.itemsByOwner(first),
   ),

@@ -7,13 +7,7 @@
  */
 import { requireScope } from '@platform/auth';
 import { comments as commentResource, parseEntityId, posts as postResource } from '@platform/contracts';
-import {
-  entityReference,
-  recordMutations,
-  recordQueries,
-  typeResolvers,
-  userRecordsResolvers,
-} from '@platform/graphql-server';
+import { entityResolvers, recordMutations, recordQueries, userRecordsResolvers } from '@platform/graphql-server';
 import type { PostDocument } from './data-access/post-repository';
 import type { CommentDocument } from './data-access/comment-repository';
 import type { PostsContext } from './context';
@@ -41,23 +35,17 @@ export const resolvers = {
     _purgeAuthor: (_: unknown, args: { userId: string }, context: PostsContext) =>
       posts(context).purgeAuthor(context, args.userId),
   },
-  Post: {
-    ...(typeResolvers<PostsContext>(postResource, {
-      computed: {
-        likeCount: (post, _args, context) => context.loaders.likeCountByPost.load((post as PostDocument)._id),
-      },
-      load: {
-        comments: (post, context, first) => context.loaders.commentsByPost(first).load((post as PostDocument)._id),
-      },
-    }) as PostResolvers),
-    __resolveReference: entityReference('posts:read', (context: PostsContext) => context.loaders.postById),
-  },
-  Comment: {
-    ...(typeResolvers<PostsContext>(commentResource, {
-      load: { post: (comment, context) => context.loaders.postById.load((comment as CommentDocument).postId) },
-    }) as CommentResolvers),
-    __resolveReference: entityReference('posts:read', (context: PostsContext) => context.loaders.commentById),
-  },
+  Post: entityResolvers(postResource, (context: PostsContext) => context.loaders.postById, {
+    computed: {
+      likeCount: (post, _args, context) => context.loaders.likeCountByPost.load((post as PostDocument)._id),
+    },
+    load: {
+      comments: (post, context, first) => context.loaders.commentsByPost(first).load((post as PostDocument)._id),
+    },
+  }) as PostResolvers,
+  Comment: entityResolvers(commentResource, (context: PostsContext) => context.loaders.commentById, {
+    load: { post: (comment, context) => context.loaders.postById.load((comment as CommentDocument).postId) },
+  }) as CommentResolvers,
   ...userRecordsResolvers('posts', 'posts:read', (context: PostsContext, first) =>
     context.loaders.postsByAuthor(first),
   ),

@@ -33,7 +33,13 @@ export {
   type RecordWriteArgs,
   type RecordEvents,
 } from './record-service';
-export { typeResolvers, viewResolvers, answeredWrite, type TypeResolverOptions } from './resource-resolvers';
+export {
+  typeResolvers,
+  viewResolvers,
+  entityResolvers,
+  answeredWrite,
+  type TypeResolverOptions,
+} from './resource-resolvers';
 export { parseWrite, checkAdminOnly, type ParsedWrite } from './resource-writes';
 export {
   entityReference,

@@ -9,6 +9,8 @@ import { AppError } from '@platform/errors';
 import { canWriteAsOwner, requireScope, type Caller, type Scope } from '@platform/auth';
 import { RESOURCES, type Field, type FieldRead, type Resource } from '@platform/contracts';
 import { parseNestedFirst } from '@platform/listing';
+import type DataLoader from 'dataloader';
+import { entityReference } from './record-resolvers';
 
 type Doc = Record<string, unknown>;
 type Resolver<C> = (doc: Doc, args: Record<string, unknown>, context: C) => unknown;
@@ -161,4 +163,18 @@ export function viewResolvers<C>(
       return [key, (parent: unknown) => (resolve ? resolve(read(parent), {}, undefined) : read(parent)[key])];
     }),
   );
+}
+
+/**
+ * An entity's resolvers: its type's fields (typeResolvers) and its `__resolveReference` through the batched by-id
+ * loader, behind the declaration's read scope.
+ */
+export function entityResolvers<C extends Caller, T>(
+  resource: Resource,
+  loaderOf: (context: C) => DataLoader<number, T>,
+  options: TypeResolverOptions<C> = {},
+) {
+  const scope = resource.scopes?.read;
+  if (!scope) throw new Error(`${resource.type} declares no read scope`);
+  return { ...typeResolvers(resource, options), __resolveReference: entityReference(scope, loaderOf) };
 }
