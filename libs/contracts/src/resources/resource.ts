@@ -94,6 +94,12 @@ export interface FieldSpec<V = unknown, P extends string | null | undefined = un
   stored?: P;
   /** Absent on documents written before the field existed (`version`). */
   optional?: O;
+  /**
+   * REST leaves the property out while the value is null or unset (its `output` is then optional, never null): a
+   * field added to a resource later is absent from the representations of records that do not use it, so what existing
+   * clients receive for those records does not change. GraphQL shows it as null.
+   */
+  omitNull?: boolean;
   /** One value as a request gives it, with the messages of its rules (REST bodies and GraphQL inputs). */
   input?: z.ZodType;
   /** One value as a response shows it (REST representations). */

@@ -20,7 +20,7 @@ const restValue = (field: Field, value: unknown): unknown =>
 
 /**
  * The REST representation of a GraphQL answer: every field the resource shows, or those a view names (`v1`, `created`)
- * under the view's names.
+ * under the view's names; a field declared `omitNull` only while it has a value.
  */
 export function representation(resource: Resource, view?: string): (node: Node) => Represented {
   const declared = view === undefined ? undefined : resource.views?.[view];
@@ -30,7 +30,10 @@ export function representation(resource: Resource, view?: string): (node: Node) 
     : shownFields(resource).map((field) => [field.rest as string, field] as const);
   return (node) => {
     const body: Record<string, unknown> = {};
-    for (const [name, field] of pairs) body[name] = restValue(field, node[field.key]);
+    for (const [name, field] of pairs) {
+      const value = restValue(field, node[field.key]);
+      if (value !== null || !field.omitNull) body[name] = value;
+    }
     return body as Represented;
   };
 }
@@ -72,7 +75,7 @@ export function storedRepresentation(resource: Resource): (record: object) => Re
             : fromStored
               ? fromStored(raw)
               : raw;
-      body[field.rest as string] = value;
+      if (value !== null || !field.omitNull) body[field.rest as string] = value;
     }
     return body;
   };

@@ -62,7 +62,11 @@ export function restSchemas(resource: Resource): RestSchemas {
     replace: lazy('replace'),
     update: lazy('update'),
     public: z
-      .object(Object.fromEntries(shown.map((field) => [field.rest as string, outputOf(resource, field)])))
+      .object(
+        Object.fromEntries(
+          shown.map((field) => [field.rest as string, field.omitNull ? outputOf(resource, field).optional() : outputOf(resource, field)]),
+        ),
+      )
       .meta(resource.rest.public),
     views: Object.fromEntries(Object.entries(resource.views ?? {}).map(([name, view]) => [name, viewSchema(resource, view)])),
   } as RestSchemas;
