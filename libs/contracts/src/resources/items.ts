@@ -1,6 +1,7 @@
 /**
  * The item: name 1..200 characters (not blank), description at most 5,000 characters or null, price 0..1,000,000,000
- * with at most 2 decimal places (stored as integer cents, returned as a JSON number), owned by a user.
+ * with at most 2 decimal places (stored as integer cents, returned as a JSON number), an optional category 1..50
+ * characters (filterable and sortable), owned by a user.
  */
 import { z } from 'zod';
 import { nonBlankText, text as textRule } from '../text';
@@ -10,6 +11,7 @@ import { datetime, decimal, id, reference, resource, text, version } from './res
 export const ITEM_NAME_MAX = 200;
 export const ITEM_DESCRIPTION_MAX = 5_000;
 export const ITEM_PRICE_MAX = 1_000_000_000;
+export const ITEM_CATEGORY_MAX = 50;
 
 /** True when a price has at most two decimal places (0.1 + 0.2 style float noise tolerated). */
 export const hasAtMostTwoDecimals = (value: number): boolean =>
@@ -75,6 +77,32 @@ export const items = resource({
       listed: { description: 'On the price.', toStored: unitsToCents },
       toStored: toCents,
       fromStored: fromCents,
+    }),
+    category: text({
+      nullable: true,
+      // Added after clients were written: absent from REST while an item has none, so their items look the same.
+      omitNull: true,
+      description: 'A label to group items by: 1 to 50 characters, not only whitespace; null when the item has none.',
+      input: nonBlankText()
+        .min(1, 'must not be empty')
+        .max(ITEM_CATEGORY_MAX, `must be at most ${ITEM_CATEGORY_MAX} characters`)
+        .nullable()
+        .describe(`A label to group items by: 1 to ${ITEM_CATEGORY_MAX} characters, not only whitespace, or null for none`),
+      output: z
+        .string()
+        .max(ITEM_CATEGORY_MAX)
+        .describe('The label the item is grouped by; absent when it has none'),
+      write: {
+        create: 'optional',
+        replace: 'optional',
+        update: 'optional',
+        docs: {
+          create: '1 to 50 characters; omitted or null: none.',
+          replace: 'Omitted: becomes null (none).',
+          update: '1 to 50 characters; null removes it.',
+        },
+      },
+      listed: { description: 'On the category (an item without one is null: first in ascending order).' },
     }),
     ownerId: reference({
       nullable: true,
