@@ -2,7 +2,8 @@
  * GraphQL code generation (tools/codegen.mjs runs it before lint, typecheck and the build; the output is not checked in).
  * Each subgraph's resolver types come from its schema.graphql (with `# @include`s resolved, as the build sees it),
  * mapped to the documents its resolvers return; the facade's operation types and typed document strings come from
- * the composed API schema (schema/api.graphql) and the documents in apps/rest/src/operations/*.graphql.
+ * the composed API schema (schema/api.graphql) and the documents in apps/rest/src/operations/*.graphql, with those the
+ * resource declarations derive (__generated__/resources.graphql).
  */
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import type { TypeScriptPluginConfig } from '@graphql-codegen/typescript';
@@ -92,7 +93,11 @@ const config: CodegenConfig = {
     // The facade: result and variable types of each fixed operation, and the document text itself, sent as is.
     'apps/rest/src/operations/__generated__/operations.ts': {
       schema: join(ROOT, 'schema', 'api.graphql'),
-      documents: join(ROOT, 'apps', 'rest', 'src', 'operations', '*.graphql'),
+      // The hand-written documents, and those the resource declarations derive (tools/codegen.mjs writes them first).
+      documents: [
+        join(ROOT, 'apps', 'rest', 'src', 'operations', '*.graphql'),
+        join(ROOT, 'apps', 'rest', 'src', 'operations', '__generated__', '*.graphql'),
+      ],
       plugins: [{ add: { content: HEADER } }, 'typescript-operations', 'typed-document-node'],
       config: {
         ...common,

@@ -4,7 +4,8 @@
 // fast. The caching is hand-written: the codegen CLI has no input cache of its own, and the inputs are a few files.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,8 +19,14 @@ export const OUTPUT_DIRS = [
   join('apps', 'rest', 'src', 'operations', '__generated__'),
 ];
 const HASH_FILE = '.inputs-hash';
+const sdl = createRequire(import.meta.url)('./graphql-sdl.cjs');
+/** The facade's documents derived from the resource declarations (fragments, pages, record operations). */
+export const RESOURCE_DOCUMENTS = join('apps', 'rest', 'src', 'operations', '__generated__', 'resources.graphql');
 
-/** What the output depends on: the config, the plugin versions, the schemas with their includes, the documents. */
+/**
+ * What the output depends on: the config, the plugin versions, the schemas with their includes, the documents. The
+ * resource declarations are TypeScript; what they contribute is hashed as the SDL and documents they derive.
+ */
 function inputFiles() {
   const operations = join('apps', 'rest', 'src', 'operations');
   const files = [
@@ -42,24 +49,28 @@ function inputFiles() {
   return [...new Set(files)].sort();
 }
 
-export function inputsHash() {
+export function inputsHash(documents = sdl.facadeDocuments()) {
   const hash = createHash('sha256');
   for (const file of inputFiles())
     hash
       .update(`${file}\0`)
       .update(readFileSync(join(root, file)))
       .update('\0');
-  return hash.digest('hex');
+  for (const name of SUBGRAPHS) hash.update(sdl.loadSdl(join(root, 'apps', name, 'src', 'schema.graphql'))).update('\0');
+  return hash.update(documents).digest('hex');
 }
 
 /** Runs codegen unless every output folder holds the current inputs' hash; returns whether it ran. */
 export function generate({ force = false } = {}) {
-  const hash = inputsHash();
+  const documents = sdl.facadeDocuments();
+  const hash = inputsHash(documents);
   const current = (dir) => {
     const file = join(root, dir, HASH_FILE);
     return existsSync(file) && readFileSync(file, 'utf8').trim() === hash;
   };
   if (!force && OUTPUT_DIRS.every(current)) return false;
+  mkdirSync(join(root, dirname(RESOURCE_DOCUMENTS)), { recursive: true });
+  writeFileSync(join(root, RESOURCE_DOCUMENTS), documents);
   // The CLI in a child process: it loads codegen.ts (TypeScript) and ES-module plugins itself.
   const run = spawnSync(process.execPath, [CLI, '--config', join(root, 'codegen.ts')], {
     cwd: root,

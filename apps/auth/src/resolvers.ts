@@ -3,15 +3,18 @@
  * credential calls, and API keys (createApiKey, apiKeys, apiKey, updateApiKey, revokeApiKey, and the gateway's
  * internal _verifyApiKey). The API key fields are also exported as their own groups.
  */
-import { parseEntityId } from '@platform/contracts';
+import { apiKeys, parseEntityId } from '@platform/contracts';
+import { typeResolvers, viewResolvers } from '@platform/graphql-server';
 import { requireService } from './domain/credential-service';
-import type { StoredApiKey } from './domain/api-key-service';
-import type { MutationResolvers, QueryResolvers, Resolvers } from './__generated__/resolvers-types';
-
-const apiKeyFields = {
-  id: (key: StoredApiKey) => String(key._id),
-  createdAt: (key: StoredApiKey) => key.createdAt.toISOString(),
-};
+import type { AuthContext } from './context';
+import type { CreatedApiKey } from './domain/api-key-service';
+import type {
+  ApiKeyResolvers,
+  CreatedApiKeyResolvers,
+  MutationResolvers,
+  QueryResolvers,
+  Resolvers,
+} from './__generated__/resolvers-types';
 
 export const apiKeyQueryResolvers: QueryResolvers = {
   apiKeys: (_, _args, context) => context.services.apiKeys.list(context),
@@ -30,20 +33,13 @@ export const apiKeyMutationResolvers: MutationResolvers = {
   },
 };
 
+/** ApiKey and CreatedApiKey from the API key's declaration; the created one reads the key beside the record. */
 export const apiKeyTypeResolvers = {
-  ApiKey: {
-    ...apiKeyFields,
-    lastUsedAt: (key) => key.lastUsedAt?.toISOString() ?? null,
-    version: (key) => key.version ?? 0,
-  },
-  CreatedApiKey: {
-    id: (created) => apiKeyFields.id(created.apiKey),
-    name: (created) => created.apiKey.name,
-    scopes: (created) => created.apiKey.scopes,
-    prefix: (created) => created.apiKey.prefix,
-    createdAt: (created) => apiKeyFields.createdAt(created.apiKey),
-    key: (created) => created.key,
-  },
+  ApiKey: typeResolvers<AuthContext>(apiKeys) as ApiKeyResolvers,
+  CreatedApiKey: viewResolvers<AuthContext>(apiKeys, 'CreatedApiKey', (created: CreatedApiKey) => ({
+    ...created.apiKey,
+    key: created.key,
+  })) as CreatedApiKeyResolvers,
   ApiKeyPrincipal: {
     keyId: (p) => (p.keyId === null ? null : String(p.keyId)),
     userId: (p) => (p.userId === null ? null : String(p.userId)),

@@ -14,12 +14,15 @@ const manifest = JSON.parse(
   readFileSync(join(root, 'dist', 'apps', 'gateway', 'trusted-documents.json'), 'utf8'),
 ) as { operations: Array<{ id: string; name: string; body: string }> };
 
-/** The operation names declared in apps/rest/src/operations/*.graphql, read from the sources, not the code. */
+/**
+ * The operation names declared in apps/rest/src/operations/*.graphql and in the documents the resource declarations
+ * derive (operations/__generated__/*.graphql), read from the documents, not the code.
+ */
 const declaredOperationNames = (): string[] => {
-  const dir = resolve(__dirname, '..', 'src', 'operations');
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.graphql'))
-    .flatMap((file) => parse(readFileSync(join(dir, file), 'utf8')).definitions)
+  const dirs = [resolve(__dirname, '..', 'src', 'operations'), resolve(__dirname, '..', 'src', 'operations', '__generated__')];
+  return dirs
+    .flatMap((dir) => readdirSync(dir).filter((file) => file.endsWith('.graphql')).map((file) => join(dir, file)))
+    .flatMap((file) => parse(readFileSync(file, 'utf8')).definitions)
     .flatMap((definition) =>
       definition.kind === Kind.OPERATION_DEFINITION && definition.name ? [definition.name.value] : [],
     )

@@ -1,35 +1,13 @@
 /**
  * Resolvers of the users subgraph, all in one map: root queries and mutations (every rule lives in the domain
- * service; the resolvers parse the GraphQL `ID` into the stored number and hand over), and the User type (field
- * mapping from the stored document, e-mail visibility, entity references for federation).
+ * service; the resolvers parse the GraphQL `ID` into the stored number and hand over), and the User type (derived from
+ * the user's declaration: fields from the stored document, each personal field (e-mail, state, role...) readable with
+ * `users:read` or by whoever may write the account, wherever the user is reached; entity references for federation).
  */
-import { isEntityId, parseEntityId } from '@platform/contracts';
-import { AppError } from '@platform/errors';
-import { isAdmin } from '@platform/auth';
-import type { UserDocument } from './data-access/user-repository';
+import { isEntityId, parseEntityId, users } from '@platform/contracts';
+import { answeredWrite, typeResolvers } from '@platform/graphql-server';
 import type { UsersContext } from './context';
-import type { Resolvers } from './__generated__/resolvers-types';
-
-/** Profiles returned by a registration in this request: the registrant sees its own e-mail without a token. */
-const registeredInRequest = new WeakSet<UserDocument>();
-
-/**
- * The e-mail address is personal data: other subgraphs reach users through entity references (`Item.owner`,
- * `Post.author`), so a caller holding only `items:read` or `posts:read` sees usernames but not e-mail addresses.
- * Whoever may write the record (itself, or an admin with `users:write`) sees it too: a write declared to need only
- * `users:write` (PUT/PATCH, activate, a password reset) answers the record it wrote, e-mail included.
- */
-function canSeeEmail(user: UserDocument, context: UsersContext): boolean {
-  const principal = context.principal;
-  if (registeredInRequest.has(user)) return true;
-  if (!principal) return false;
-  return (
-    principal.kind === 'service' ||
-    principal.userId === user._id ||
-    principal.scopes.includes('users:read') ||
-    (principal.scopes.includes('users:write') && isAdmin(principal))
-  );
-}
+import type { Resolvers, UserResolvers } from './__generated__/resolvers-types';
 
 export const resolvers = {
   Query: {
@@ -52,15 +30,12 @@ export const resolvers = {
     },
   },
   Mutation: {
-    createUser: async (_, args, context) => {
-      const user = await context.services.users.register(args.input, context.requestId);
-      registeredInRequest.add(user);
-      return user;
-    },
+    // The registrant reads its own profile (e-mail included) in the answer without a token.
+    createUser: async (_, args, context) => answeredWrite(await context.services.users.register(args.input, context.requestId)),
     updateUser: (_, args, context) =>
-      context.services.users.update(context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
+      context.services.users.write('update', context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
     replaceUser: (_, args, context) =>
-      context.services.users.replace(context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
+      context.services.users.write('replace', context, parseEntityId(args.id, 'id'), args.input, args.expectedVersion),
     deleteUser: (_, args, context) =>
       context.services.users.delete(context, parseEntityId(args.id, 'id'), args.expectedVersion),
     _revokeAccessTokens: (_, args, context) =>
@@ -71,14 +46,7 @@ export const resolvers = {
       context.services.users.setActive(context, parseEntityId(args.id, 'id'), false, args.expectedVersion),
   },
   User: {
-    id: (user) => String(user._id),
-    createdAt: (user) => user.createdAt.toISOString(),
-    version: (user) => user.version ?? 0,
-    email: (user, _args, context) => {
-      if (!canSeeEmail(user, context))
-        throw new AppError('FORBIDDEN', 'Not enough permissions. Required: users:read');
-      return user.email;
-    },
+    ...(typeResolvers<UsersContext>(users) as UserResolvers),
     __resolveReference: (reference, context) =>
       isEntityId(reference.id) ? context.loaders.userById.load(Number(reference.id)) : null,
   },

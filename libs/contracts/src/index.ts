@@ -1,50 +1,22 @@
 /**
- * The resource schemas (zod), one family per resource: what goes in (Create, Update) and what comes out (Public).
- * The REST facade validates requests and generates OpenAPI from them; the subgraphs enforce the same rules
- * for GraphQL clients. One definition, no second copy.
+ * The REST and GraphQL contract: one declaration per resource (resources/) and what derives from it (the REST bodies
+ * and representations as zod schemas, from which the facade validates and OpenAPI is generated; the SDL, documents and
+ * GraphQL input rules), the token endpoints' schemas, and the rules every transport shares (entity ids, text, identity).
  */
 export { parseInput } from './parse-input';
+export * from './resources';
+export { TokenRequest, RefreshTokenRequest, TokenResponse, type TokenRequestInput } from './auth';
 export {
   UserCreate,
   UserUpdate,
   UserReplace,
-  ResetPassword,
   UserPublic,
   UserV1,
   UserV2,
-  Password,
-  USERNAME_MIN,
-  PASSWORD_MIN,
-  type UserCreateInput,
-  type UserUpdateInput,
-  type UserReplaceInput,
-  type ResetPasswordInput,
-} from './users';
-export { TokenRequest, RefreshTokenRequest, TokenResponse, type TokenRequestInput } from './auth';
-export {
-  ApiKeyCreate,
-  ApiKeyCreated,
-  ApiKeyPublic,
-  ApiKeyUpdate,
-  API_KEYS_PER_USER_MAX,
-  type ApiKeyCreateInput,
-} from './api-keys';
-export {
   ItemCreate,
   ItemReplace,
   ItemUpdate,
   ItemPublic,
-  ITEM_NAME_MAX,
-  ITEM_DESCRIPTION_MAX,
-  ITEM_PRICE_MAX,
-  hasAtMostTwoDecimals,
-  toCents,
-  fromCents,
-  type ItemCreateInput,
-  type ItemReplaceInput,
-  type ItemUpdateInput,
-} from './items';
-export {
   PostCreate,
   PostReplace,
   PostUpdate,
@@ -52,14 +24,11 @@ export {
   CommentCreate,
   CommentUpdate,
   CommentPublic,
-  POST_TITLE_MAX,
-  POST_BODY_MAX,
-  COMMENT_BODY_MAX,
-  type PostCreateInput,
-  type PostUpdateInput,
-  type CommentCreateInput,
-  type CommentUpdateInput,
-} from './posts';
+  ApiKeyCreate,
+  ApiKeyUpdate,
+  ApiKeyPublic,
+  ApiKeyCreated,
+} from './bodies';
 export { isEntityId, parseEntityId, entityIdParam, ENTITY_ID_MAX, ENTITY_ID_MESSAGE } from './entity-id';
 export { text, isSafeText, UNSAFE_TEXT_MESSAGE } from './text';
 export { normalizeEmail, foldUsername, foldEmail } from './identity';

@@ -1,4 +1,8 @@
-/** AppError <-> GraphQLError: subgraphs throw with `extensions.code`; the facade turns them back into AppErrors. */
+/**
+ * AppError <-> the GraphQL error on the wire: a server formats an AppError as `message` + `extensions` (code,
+ * details, resource, retryAfter) once, in its formatError; a caller reads that back into an AppError once
+ * (fromGraphQLError). Inside a process an error is an AppError; between processes it is the wire form.
+ */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, type FieldError } from './app-error';
 import { isErrorCode } from './error-codes';
@@ -9,16 +13,15 @@ export interface GraphQLErrorLike {
   extensions?: Record<string, unknown>;
 }
 
-export function toGraphQLError(error: AppError): GraphQLError {
-  return new GraphQLError(error.message, {
-    extensions: {
-      code: error.code,
-      ...(error.details ? { details: error.details } : {}),
-      ...(error.resource ? { resourceType: error.resource.type, resourceId: error.resource.id } : {}),
-      // Seconds until a refused request may be tried again (RATE_LIMITED, SERVICE_UNAVAILABLE): Retry-After in REST.
-      ...(error.headers?.['retry-after'] ? { retryAfter: Number(error.headers['retry-after']) } : {}),
-    },
-  });
+/** The `extensions` an AppError is carried in on the wire. */
+export function graphqlExtensions(error: AppError): Record<string, unknown> {
+  return {
+    code: error.code,
+    ...(error.details ? { details: error.details } : {}),
+    ...(error.resource ? { resourceType: error.resource.type, resourceId: error.resource.id } : {}),
+    // Seconds until a refused request may be tried again (RATE_LIMITED, SERVICE_UNAVAILABLE): Retry-After in REST.
+    ...(error.headers?.['retry-after'] ? { retryAfter: Number(error.headers['retry-after']) } : {}),
+  };
 }
 
 const GENERIC_INTERNAL = 'Internal server error';
@@ -31,7 +34,7 @@ export function maskGraphQLError(formatted: GraphQLFormattedError, original: unk
   const code = formatted.extensions?.['code'];
   const cause = original instanceof GraphQLError ? original.originalError : original;
   if (cause instanceof AppError) {
-    return { ...formatted, message: cause.message, extensions: toGraphQLError(cause).extensions };
+    return { ...formatted, message: cause.message, extensions: graphqlExtensions(cause) };
   }
   if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') {
     const { stacktrace: _drop, exception: _drop2, ...rest } = formatted.extensions ?? {};

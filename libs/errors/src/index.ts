@@ -9,7 +9,7 @@ export {
   outcomeUnknown,
   OUTCOME_UNKNOWN_MESSAGE,
 } from './app-error';
-export { toGraphQLError, fromGraphQLError, maskGraphQLError, type GraphQLErrorLike } from './graphql-errors';
+export { graphqlExtensions, fromGraphQLError, maskGraphQLError, type GraphQLErrorLike } from './graphql-errors';
 export {
   renderError,
   ERROR_FORMATS,

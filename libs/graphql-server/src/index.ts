@@ -31,10 +31,17 @@ export {
   RecordService,
   type RecordServiceOptions,
   type RecordParent,
-  type RecordKind,
   type RecordWriteArgs,
   type RecordEvents,
 } from './record-service';
+export {
+  typeResolvers,
+  viewResolvers,
+  entityResolvers,
+  answeredWrite,
+  type TypeResolverOptions,
+} from './resource-resolvers';
+export { parseWrite, checkAdminOnly, type ParsedWrite } from './resource-writes';
 export {
   entityReference,
   recordQueries,

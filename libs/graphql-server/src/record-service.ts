@@ -1,13 +1,16 @@
 /**
- * The use cases every owned record of a subgraph shares (items, posts, comments): read and list with the read scope;
- * replace, update and delete with the write scope, 404 before 403 (owner or admin), each write one version further
- * through RecordRepository (412 on a stale `expectedVersion`). A resource's service passes what is its own (input
- * parsing, an extra authorisation, a cascade, a parent record) and adds its own use cases (create, likes, purges).
+ * The use cases every owned record of a subgraph shares (items, posts, comments), from the record's declaration: read
+ * and list with its read scope; replace, update and delete with its write scope, 404 before 403 (owner or admin, and
+ * fields only an admin sets), the input validated and turned into stored changes as the declaration says, each write
+ * one version further through RecordRepository (412 on a stale `expectedVersion`) with its event (ADR 0023). A
+ * resource's service passes what is its own (a cascade, a parent record, its events) and adds its own use cases
+ * (create, likes, purges).
  */
 import { notFound } from '@platform/errors';
 import { requireOwnerOrAdmin, requireScope, type Caller, type Principal } from '@platform/auth';
-import { parseEntityId } from '@platform/contracts';
+import { parseEntityId, type Resource, type WriteOperation } from '@platform/contracts';
 import {
+  listingSpec,
   parentScope,
   planMongoList,
   toConnection,
@@ -24,6 +27,7 @@ import type {
   VersionedRecord,
   WriteEvent,
 } from '@platform/mongo';
+import { checkAdminOnly, parseWrite, type ParsedWrite } from './resource-writes';
 
 /** A record that lives under another one (a comment under its post): reads, writes and listings may name the parent. */
 export interface RecordParent<T> {
@@ -37,14 +41,8 @@ export interface RecordParent<T> {
   exists: (id: number) => Promise<boolean>;
 }
 
-/** What a record type adds to the shared use cases: its input parsing, and where it needs them, its own rules. */
+/** What a record type adds to the shared use cases where it needs them: its own rules. */
 export interface RecordServiceOptions<T extends VersionedRecord> {
-  /** PATCH: the validated changes of a raw input (only the fields it names). */
-  updateChanges: (rawInput: unknown) => RecordChanges<T>;
-  /** PUT: the validated changes of a full replacement; absent when the resource has none. */
-  replaceChanges?: (rawInput: unknown) => RecordChanges<T>;
-  /** After 404 and 403: may this caller make these changes (e.g. only an admin chooses an item's owner)? */
-  authorizeChanges?: (principal: Principal, changes: RecordChanges<T>) => void;
   /** What goes with the record, run under its version claim before it is deleted (a post's comments and likes). */
   cascade?: (id: number) => Promise<void>;
   parent?: RecordParent<T>;
@@ -69,23 +67,23 @@ export type RecordWriteArgs = [
   rawParentId?: unknown,
 ];
 
-/** What identifies a record type to its service: its name in 404s, its scopes' resource, who owns it, its listing. */
-export interface RecordKind<T> {
-  label: string;
-  /** `items`: reads need `items:read`, writes `items:write`. */
-  scope: 'items' | 'posts';
-  /** The field naming who may write the record besides an admin: its owner or author. */
-  owner: keyof T & string;
-  listing: ListingSpec;
-}
-
 export class RecordService<T extends VersionedRecord> {
+  private readonly listing: ListingSpec;
+  private readonly scopes: NonNullable<Resource['scopes']>;
+  /** The stored field naming who may write the record besides an admin: its owner or author. */
+  private readonly owner: string;
+
   constructor(
     protected readonly repository: RecordRepository<T>,
-    protected readonly kind: RecordKind<T>,
+    protected readonly resource: Resource & { name: ListingSpec['resource'] },
     private readonly cursorSecret: Buffer,
-    protected readonly options: RecordServiceOptions<T>,
-  ) {}
+    protected readonly options: RecordServiceOptions<T> = {},
+  ) {
+    if (!resource.scopes) throw new Error(`${resource.type} declares no scopes`);
+    this.scopes = resource.scopes;
+    this.owner = resource.field(resource.owner).stored as string;
+    this.listing = listingSpec(resource);
+  }
 
   /** One record; null when absent, or (with a parent id) when it is under another parent. */
   async get(caller: Caller, rawId: unknown, rawParentId?: unknown): Promise<T | null> {
@@ -114,12 +112,12 @@ export class RecordService<T extends VersionedRecord> {
 
   /** PUT: every field (absent ones take their defaults). */
   replace(...args: RecordWriteArgs): Promise<T> {
-    return this.write(this.options.replaceChanges ?? this.options.updateChanges, ...args);
+    return this.write('replace', ...args);
   }
 
   /** PATCH: only the given fields change. */
   update(...args: RecordWriteArgs): Promise<T> {
-    return this.write(this.options.updateChanges, ...args);
+    return this.write('update', ...args);
   }
 
   async delete(
@@ -137,7 +135,7 @@ export class RecordService<T extends VersionedRecord> {
       current,
       event: this.writeEvent(caller, 'deleted'),
     });
-    if (!deleted) throw notFound(this.kind.label, id);
+    if (!deleted) throw notFound(this.resource.label, id);
     return true;
   }
 
@@ -155,8 +153,8 @@ export class RecordService<T extends VersionedRecord> {
           { type: resource, id: record._id },
           represent(record),
           {
-            scope: `${this.kind.scope}:read`,
-            ownerId: (record[this.kind.owner] as number | null) ?? null,
+            scope: this.scopes.read,
+            ownerId: ((record as unknown as Record<string, unknown>)[this.owner] as number | null) ?? null,
             private: false,
           },
         ),
@@ -165,38 +163,58 @@ export class RecordService<T extends VersionedRecord> {
 
   /** The caller's principal when it holds the read scope. */
   protected reader(caller: Caller): Principal {
-    return requireScope(caller.principal, `${this.kind.scope}:read`, caller.authError);
+    return requireScope(caller.principal, this.scopes.read, caller.authError);
   }
 
   /** The caller's principal when it holds the write scope. */
   protected writer(caller: Caller): Principal {
-    return requireScope(caller.principal, `${this.kind.scope}:write`, caller.authError);
+    return requireScope(caller.principal, this.scopes.write, caller.authError);
+  }
+
+  /** A create's validated input and the stored fields it sets (an owner it omits: the caller), fields only an admin sets checked. */
+  protected parseCreate(principal: Principal, rawInput: unknown): ParsedWrite {
+    const parsed = parseWrite(this.resource, 'create', rawInput, principal);
+    checkAdminOnly(this.resource, principal, parsed.input);
+    return parsed;
+  }
+
+  /**
+   * Inserts a new record under a new id: the given fields, created and changed now, with the `created` event;
+   * `settle` runs after the insert (a deletion guard's check).
+   */
+  protected insertNew(caller: Caller, fields: Record<string, unknown>, settle?: (record: T) => Promise<void>): Promise<T> {
+    const now = new Date();
+    return this.repository.insertWithNewId(
+      (id) => ({ _id: id, ...fields, createdAt: now, updatedAt: now }) as unknown as T,
+      this.writeEvent(caller, 'created'),
+      settle,
+    );
   }
 
   /** 404 (also under another parent than the one named) before 403: absent is absent to everyone. */
   protected async requireWritable(principal: Principal, id: number, rawParentId?: unknown): Promise<T> {
     const parentId = this.parentIdOf(rawParentId);
     const record = await this.repository.findById(id);
-    if (!record || !this.isUnder(record, parentId)) throw notFound(this.kind.label, id);
-    requireOwnerOrAdmin(principal, record[this.kind.owner] as number | null);
+    if (!record || !this.isUnder(record, parentId)) throw notFound(this.resource.label, id);
+    requireOwnerOrAdmin(principal, (record as unknown as Record<string, unknown>)[this.owner] as number | null);
     return record;
   }
 
   private async write(
-    changesOf: (rawInput: unknown) => RecordChanges<T>,
+    operation: Exclude<WriteOperation, 'create'>,
     ...[caller, rawId, rawInput, expectedVersion, rawParentId]: RecordWriteArgs
   ): Promise<T> {
     const principal = this.writer(caller);
     const id = parseEntityId(rawId, 'id');
-    const changes = changesOf(rawInput);
+    const { input, changes } = parseWrite(this.resource, operation, rawInput);
     // The one read of the record: authorisation here, and its version for the claim (no second read there).
     const current = await this.requireWritable(principal, id, rawParentId);
-    this.options.authorizeChanges?.(principal, changes);
-    const updated = await this.repository.update(id, changes, new Date(), expectedVersion, {
+    checkAdminOnly(this.resource, principal, input);
+    const updated = await this.repository.update(id, changes as RecordChanges<T>, new Date(), expectedVersion, {
       current,
       event: this.writeEvent(caller, 'updated'),
     });
-    if (!updated) throw notFound(this.kind.label, id);
+    if (!updated) throw notFound(this.resource.label, id);
     return updated;
   }
 
@@ -207,7 +225,7 @@ export class RecordService<T extends VersionedRecord> {
     scope?: string,
   ): Promise<Connection<T>> {
     const { repository, cursorSecret } = this;
-    const listing = this.kind.listing;
+    const listing = this.listing;
     const plan = planMongoList(listing, args, cursorSecret, { facadeCall: caller.facadeCall, scope });
     return repository
       .list(plan, within)

@@ -7,7 +7,7 @@
  *               listingQuerySchema (the zod schema OpenAPI documents for a collection's listing parameters).
  * Subgraph side: planMongoList (ConnectionArgs -> MongoListPlan, validated), toConnection (documents -> nodes + pageInfo).
  */
-export { LISTINGS, type ListingSpec, type ListingField, type FieldType } from './listing-specs';
+export { LISTINGS, listingSpec, type ListingSpec, type ListingField, type FieldType } from './listing-specs';
 export type {
   FilterOperator,
   ScalarValue,
@@ -18,7 +18,6 @@ export type {
   PageInfo,
   MongoListPlan,
 } from './listing-types';
-export { unitsToCents } from './listing-specs';
 export { deriveCursorSecret } from './cursor-codec';
 export { parentScope } from './cursor-binding';
 export {

@@ -1,7 +1,10 @@
 /**
  * What each collection lets clients filter and sort on (docs/interface.md#filters-and-sort), with the REST name, the
- * GraphQL name and the MongoDB path of each field. REST and the subgraphs both read these; nothing else lists fields.
+ * GraphQL name and the MongoDB path of each field: derived from the resource declarations (the fields they mark `listed`).
+ * REST and the subgraphs both read these; nothing else lists fields.
  */
+import { comments, items, posts, users, type Field, type Resource } from '@platform/contracts';
+
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean';
 
 export interface ListingField {
@@ -27,53 +30,43 @@ export interface ListingSpec {
   fields: readonly ListingField[];
 }
 
-/** Currency units -> cents without binary-float noise (19.99 * 100 = 1998.9999999999998 -> 1999); 10.005 -> 1000.5. */
-export const unitsToCents = (units: number): number => Number((units * 100).toFixed(6));
+const TYPES: Partial<Record<Field['kind'], FieldType>> = {
+  id: 'integer',
+  reference: 'integer',
+  string: 'string',
+  enum: 'string',
+  decimal: 'number',
+  boolean: 'boolean',
+};
 
-const id: ListingField = { rest: 'id', graphql: 'id', path: '_id', type: 'integer' };
+/** A listed field of a declaration as listings read it. */
+function listingField(resource: Resource, field: Field): ListingField {
+  const type = TYPES[field.kind];
+  if (!type || field.rest === null || field.stored === null) {
+    throw new Error(`${resource.type}.${field.key} cannot be listed (a ${field.kind} field shown in REST and stored)`);
+  }
+  // A number's stored form (cents); other kinds are compared as given.
+  const toStored =
+    field.listed?.toStored ?? (field.kind === 'decimal' ? (field.toStored as ((value: number) => number) | undefined) : undefined);
+  return {
+    rest: field.rest,
+    graphql: field.key,
+    path: field.stored,
+    type,
+    ...(field.listed?.values ? { values: field.listed.values } : {}),
+    ...(toStored ? { toStored } : {}),
+  };
+}
 
-/** A field named alike in REST, GraphQL and the stored document (`title`). */
-const same = (name: string, type: FieldType, values?: readonly string[]): ListingField => ({
-  rest: name,
-  graphql: name,
-  path: name,
-  type,
-  ...(values ? { values } : {}),
-});
-
-/** A field whose REST name is the snake_case of its GraphQL name and stored path (`owner_id` / `ownerId`). */
-const snake = (name: string, type: FieldType): ListingField => ({
-  ...same(name, type),
-  rest: name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+/** The listing of a declared resource: its listed fields, the id first, in the order the declaration lists them. */
+export const listingSpec = (resource: Resource & { name: ListingSpec['resource'] }): ListingSpec => ({
+  resource: resource.name,
+  fields: resource.listed.map((field) => listingField(resource, field)),
 });
 
 export const LISTINGS = {
-  users: {
-    resource: 'users',
-    fields: [
-      id,
-      same('username', 'string'),
-      same('email', 'string'),
-      same('role', 'string', ['admin', 'member', 'viewer']),
-      snake('isActive', 'boolean'),
-    ],
-  },
-  items: {
-    resource: 'items',
-    fields: [
-      id,
-      same('name', 'string'),
-      // Stored as integer cents (no float loss); filter values are given in currency units.
-      { rest: 'price', graphql: 'price', path: 'priceCents', type: 'number', toStored: unitsToCents },
-      snake('ownerId', 'integer'),
-    ],
-  },
-  posts: {
-    resource: 'posts',
-    fields: [id, snake('authorId', 'integer'), same('title', 'string')],
-  },
-  comments: {
-    resource: 'comments',
-    fields: [id, snake('authorId', 'integer')],
-  },
-} as const satisfies Record<string, ListingSpec>;
+  users: listingSpec(users),
+  items: listingSpec(items),
+  posts: listingSpec(posts),
+  comments: listingSpec(comments),
+} as const satisfies Record<ListingSpec['resource'], ListingSpec>;

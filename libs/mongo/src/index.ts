@@ -24,7 +24,7 @@ export {
   DATABASE_RETRY_AFTER_SECONDS,
 } from './mongo-errors';
 export { DeletionMarks, DELETION_MARKS_COLLECTION, deletedAccount, type DeletedRecord } from './deletion-marks';
-export { ensureIndexes, indexName, missingIndexes, namedIndexes, type IndexSpec } from './indexes';
+export { ensureIndexes, indexName, listingIndexes, missingIndexes, namedIndexes, type IndexSpec } from './indexes';
 export { findByIds } from './find-by-ids';
 export {
   writeVersioned,

@@ -1,5 +1,6 @@
 /** Creates each collection's indexes at start; every filter and sort a service offers has one here. */
 import { MongoServerError, type CreateIndexesOptions, type Db, type IndexSpecification } from 'mongodb';
+import type { ListingSpec } from '@platform/listing';
 import { ID_CLAIMS_INDEX } from './counters';
 import { VERSION_CLAIMS_TTL_INDEX } from './version-claims';
 
@@ -81,3 +82,19 @@ export async function missingIndexes(db: Db, specs: readonly IndexSpec[]): Promi
  */
 export const namedIndexes = (collection: string, ...keys: Array<Record<string, 1 | -1>>): IndexSpec[] =>
   keys.map((key) => ({ collection, key, options: { name: indexName({ collection, key }) } }));
+
+/**
+ * The indexes a listing needs: per listed field `{ field: 1, _id: 1 }` (its filters and the ascending sort with the
+ * `_id` tie-breaker) and `{ field: -1, _id: 1 }` (the descending sort), each behind the parent's field for records
+ * listed under a parent (`{ postId: 1, authorId: 1, _id: 1 }`), which also gets `{ parent: 1, _id: 1 }` (by id).
+ * `_id` is indexed already. A relation's inverse list (`User.items` by `ownerId`) is served by its field's index.
+ */
+export function listingIndexes(collection: string, spec: ListingSpec, parent?: string): IndexSpec[] {
+  const under = parent ? { [parent]: 1 as const } : {};
+  return [
+    ...(parent ? namedIndexes(collection, { [parent]: 1, _id: 1 }) : []),
+    ...spec.fields
+      .filter((field) => field.path !== '_id')
+      .flatMap((field) => namedIndexes(collection, { ...under, [field.path]: 1, _id: 1 }, { ...under, [field.path]: -1, _id: 1 })),
+  ];
+}

@@ -1,5 +1,6 @@
 /** The api_keys collection: one document per live key, found by the SHA-256 digest of the key (never the key itself). */
 import type { Db } from 'mongodb';
+import { apiKeys, type StoredDocument } from '@platform/contracts';
 import {
   deleteVersioned,
   SequencedCollection,
@@ -8,22 +9,10 @@ import {
   type WriteEvent,
 } from '@platform/mongo';
 
-export interface ApiKeyDocument {
-  _id: number;
-  userId: number;
-  name: string;
-  scopes: string[];
-  /** Hex SHA-256 of the key; unique. */
-  digest: string;
-  /** The first characters of the key, so its owner can tell keys apart; too short to use. */
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  /** Write counter behind the ETag: a rename and a recorded use each add 1 (absent on older keys: 0). */
-  version?: number;
-}
+/** A key as its declaration stores it: the owner's id, the digest (never the key), the prefix, last use, version. */
+export type ApiKeyDocument = StoredDocument<typeof apiKeys>;
 
-export const API_KEYS_COLLECTION = 'api_keys';
+export const API_KEYS_COLLECTION = apiKeys.collection;
 
 export const apiKeyIndexes: IndexSpec[] = [
   { collection: API_KEYS_COLLECTION, key: { digest: 1 }, options: { unique: true, name: 'digest_unique' } },

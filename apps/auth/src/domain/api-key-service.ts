@@ -15,7 +15,8 @@ import {
   type RequestCaller,
   type Role,
 } from '@platform/auth';
-import { ApiKeyCreate, ApiKeyUpdate, API_KEYS_PER_USER_MAX, parseInput } from '@platform/contracts';
+import { apiKeys, API_KEYS_PER_USER_MAX, storedRepresentation } from '@platform/contracts';
+import { parseWrite } from '@platform/graphql-server';
 import { AppError, notFound, validationError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { buildEvent, type EventType } from '@platform/events';
@@ -63,14 +64,7 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 export const BOOTSTRAP_KEY_USERNAME = 'bootstrap-api-key';
 
 /** A key's REST representation (what GET /api-keys/{id} answers): never its digest nor the key itself. */
-export const apiKeyRepresentation = (key: ApiKeyDocument): Record<string, unknown> => ({
-  id: key._id,
-  name: key.name,
-  scopes: key.scopes,
-  prefix: key.prefix,
-  created_at: key.createdAt.toISOString(),
-  last_used_at: key.lastUsedAt === null ? null : key.lastUsedAt.toISOString(),
-});
+export const apiKeyRepresentation = storedRepresentation(apiKeys);
 
 export class ApiKeyService {
   constructor(
@@ -103,7 +97,7 @@ export class ApiKeyService {
 
   async create(caller: RequestCaller, rawInput: unknown): Promise<CreatedApiKey> {
     const principal = requireKeyManager(caller);
-    const input = parseInput(ApiKeyCreate, rawInput);
+    const input = parseWrite(apiKeys, 'create', rawInput).input as { name: string; scopes: string[] };
     const scopes = [...new Set(input.scopes)];
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length > 0) {
@@ -167,7 +161,7 @@ export class ApiKeyService {
     expectedVersion?: number | null,
   ): Promise<StoredApiKey> {
     const principal = requireKeyManager(caller);
-    const input = parseInput(ApiKeyUpdate, rawInput);
+    const input = parseWrite(apiKeys, 'update', rawInput).input as { name: string };
     const event = this.keyEvent(caller, 'api_key.updated');
     const renamed = await this.keys.renameOwned(id, principal.userId, input.name, expectedVersion, event);
     if (!renamed) throw notFound('API key', id);

@@ -1,28 +1,15 @@
-/** The items collection: items keyed by integer id, price in integer cents, owner by user id. */
+/** The items collection: items keyed by integer id, as the item's declaration stores them (price in integer cents). */
 import type { Db } from 'mongodb';
-import { RecordRepository, namedIndexes, type IndexSpec, type RecordChanges } from '@platform/mongo';
+import { items, type StoredDocument } from '@platform/contracts';
+import { LISTINGS } from '@platform/listing';
+import { RecordRepository, listingIndexes, type IndexSpec } from '@platform/mongo';
 
-export interface ItemDocument {
-  _id: number;
-  name: string;
-  description: string | null;
-  /** Integer cents: decimal prices without binary float loss. */
-  priceCents: number;
-  ownerId: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Write counter behind the ETag (absent on items written before it existed: 0). */
-  version?: number;
-}
+export type ItemDocument = StoredDocument<typeof items>;
 
-export type ItemChanges = RecordChanges<ItemDocument>;
+export const ITEMS_COLLECTION = items.collection;
 
-export const ITEMS_COLLECTION = 'items';
-
-/** Every listing filter and sort (name, price, owner, each with the `_id` tie-breaker both ways) and User.items. */
-export const itemIndexes: IndexSpec[] = ['name', 'priceCents', 'ownerId'].flatMap((field) =>
-  namedIndexes(ITEMS_COLLECTION, { [field]: 1, _id: 1 }, { [field]: -1, _id: 1 }),
-);
+/** Every listing filter and sort (each with the `_id` tie-breaker both ways); `ownerId`'s also serves User.items. */
+export const itemIndexes: IndexSpec[] = listingIndexes(ITEMS_COLLECTION, LISTINGS.items);
 
 export class ItemRepository extends RecordRepository<ItemDocument> {
   constructor(db: Db) {

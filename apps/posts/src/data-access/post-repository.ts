@@ -1,26 +1,15 @@
 /** The posts collection: posts keyed by integer id, with the author's user id (like counts are derived: LikeRepository). */
 import type { Db } from 'mongodb';
-import { RecordRepository, namedIndexes, type IndexSpec, type RecordChanges } from '@platform/mongo';
+import { posts, type StoredDocument } from '@platform/contracts';
+import { LISTINGS } from '@platform/listing';
+import { RecordRepository, listingIndexes, type IndexSpec } from '@platform/mongo';
 
-export interface PostDocument {
-  _id: number;
-  authorId: number;
-  title: string;
-  body: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Write counter behind the ETag (absent on posts written before it existed: 0). */
-  version?: number;
-}
+export type PostDocument = StoredDocument<typeof posts>;
 
-export type PostChanges = RecordChanges<PostDocument>;
+export const POSTS_COLLECTION = posts.collection;
 
-export const POSTS_COLLECTION = 'posts';
-
-/** Listing filters and sorts (authorId, title, each with the `_id` tie-breaker both ways); authorId also serves User.posts. */
-export const postIndexes: IndexSpec[] = ['authorId', 'title'].flatMap((field) =>
-  namedIndexes(POSTS_COLLECTION, { [field]: 1, _id: 1 }, { [field]: -1, _id: 1 }),
-);
+/** Listing filters and sorts (each with the `_id` tie-breaker both ways); authorId's also serves User.posts. */
+export const postIndexes: IndexSpec[] = listingIndexes(POSTS_COLLECTION, LISTINGS.posts);
 
 export class PostRepository extends RecordRepository<PostDocument> {
   constructor(db: Db) {

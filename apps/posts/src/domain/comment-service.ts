@@ -1,12 +1,12 @@
 /**
  * Use cases on comments, each under one post: listing a post's comments (posts:read), writing (posts:write; authors
- * their own, admins all; versioned, so writes honour `expectedVersion`), all by RecordService, and creation.
+ * their own, admins all; versioned, so writes honour `expectedVersion`), all by RecordService from the comment's
+ * declaration, and creation; each write records its event (ADR 0023).
  */
 import { notFound } from '@platform/errors';
 import type { Caller } from '@platform/auth';
 import type { EventOutbox } from '@platform/mongo';
-import { CommentCreate, CommentUpdate, parseEntityId, parseInput } from '@platform/contracts';
-import { LISTINGS } from '@platform/listing';
+import { comments as commentResource, parseEntityId, storedRepresentation } from '@platform/contracts';
 import { RecordService } from '@platform/graphql-server';
 import type { CommentDocument, CommentRepository } from '../data-access/comment-repository';
 import type { PostRepository } from '../data-access/post-repository';
@@ -14,13 +14,7 @@ import { actingUserId } from './caller';
 import type { DeletionGuard } from './deletion-guard';
 
 /** A comment's REST representation (what the comment routes answer), carried by its events. */
-export const commentRepresentation = (comment: CommentDocument): Record<string, unknown> => ({
-  id: comment._id,
-  post_id: comment.postId,
-  author_id: comment.authorId,
-  body: comment.body,
-  created_at: comment.createdAt.toISOString(),
-});
+export const commentRepresentation = storedRepresentation(commentResource);
 
 export class CommentService extends RecordService<CommentDocument> {
   constructor(
@@ -30,12 +24,7 @@ export class CommentService extends RecordService<CommentDocument> {
     cursorSecret: Buffer,
     outbox?: EventOutbox,
   ) {
-    const kind = { label: 'Comment', scope: 'posts', owner: 'authorId', listing: LISTINGS.comments } as const;
-    super(comments, kind, cursorSecret, {
-      updateChanges: (rawInput) => {
-        const input = parseInput(CommentUpdate, rawInput ?? {}, 'input');
-        return input.body === undefined ? {} : { body: input.body };
-      },
+    super(comments, commentResource, cursorSecret, {
       parent: {
         field: 'postId',
         label: 'Post',
@@ -48,16 +37,14 @@ export class CommentService extends RecordService<CommentDocument> {
   }
 
   async create(caller: Caller, rawInput: unknown, rawPostId: unknown): Promise<CommentDocument> {
-    const authorId = actingUserId(this.writer(caller));
+    const principal = this.writer(caller);
+    const authorId = actingUserId(principal);
     const postId = parseEntityId(rawPostId, 'postId');
-    const input = parseInput(CommentCreate, rawInput ?? {}, 'input');
+    const { changes } = this.parseCreate(principal, rawInput);
     const post = await this.posts.findById(postId);
     if (!post) throw notFound('Post', postId);
-    const now = new Date();
-    return this.repository.insertWithNewId(
-      (id) => ({ _id: id, postId, authorId, body: input.body, createdAt: now, updatedAt: now }),
-      this.writeEvent(caller, 'created'),
-      (comment) => this.guard.keepUnlessDeleted(authorId, post, () => this.repository.discard(comment._id)),
+    return this.insertNew(caller, { ...changes, postId, authorId }, (comment) =>
+      this.guard.keepUnlessDeleted(authorId, post, () => this.repository.discard(comment._id)),
     );
   }
 }

@@ -7,37 +7,21 @@
  */
 import { notFound } from '@platform/errors';
 import { requireServicePrincipal, type Caller } from '@platform/auth';
-import { parseEntityId, parseInput, PostCreate, PostReplace, PostUpdate } from '@platform/contracts';
-import { LISTINGS } from '@platform/listing';
+import { parseEntityId, posts as postResource, storedRepresentation } from '@platform/contracts';
 import { RecordService } from '@platform/graphql-server';
 import { buildEvent } from '@platform/events';
 import type { EventOutbox } from '@platform/mongo';
-import type { PostChanges, PostDocument, PostRepository } from '../data-access/post-repository';
+import type { PostDocument, PostRepository } from '../data-access/post-repository';
 import type { CommentRepository } from '../data-access/comment-repository';
 import type { LikeRepository } from '../data-access/like-repository';
 import { actingUserId } from './caller';
 import { deletedPost, deletedUser, type DeletionGuard } from './deletion-guard';
 
-function updateChanges(rawInput: unknown): PostChanges {
-  const input = parseInput(PostUpdate, rawInput ?? {}, 'input');
-  const changes: PostChanges = {};
-  if (input.title !== undefined) changes.title = input.title;
-  if (input.body !== undefined) changes.body = input.body;
-  return changes;
-}
-
 /**
  * A post's REST representation, carried by its events, without `like_count`: a count of its likes made when read
  * (ADR 0009), not part of the post's own state; post.liked and post.unliked say who liked it.
  */
-export const postRepresentation = (post: PostDocument): Record<string, unknown> => ({
-  id: post._id,
-  author_id: post.authorId,
-  title: post.title,
-  body: post.body,
-  created_at: post.createdAt.toISOString(),
-  updated_at: post.updatedAt.toISOString(),
-});
+export const postRepresentation = storedRepresentation(postResource);
 
 export class PostService extends RecordService<PostDocument> {
   constructor(
@@ -50,11 +34,9 @@ export class PostService extends RecordService<PostDocument> {
   ) {
     super(
       posts,
-      { label: 'Post', scope: 'posts', owner: 'authorId', listing: LISTINGS.posts },
+      postResource,
       cursorSecret,
       {
-        replaceChanges: (rawInput) => parseInput(PostReplace, rawInput ?? {}, 'input'),
-        updateChanges,
         // Under the post's version claim (a stale If-Match changes nothing): marked first, so racing comments and likes
         // undo themselves, then its comments and likes; the post goes last, so a retried DELETE completes a failed one.
         cascade: async (id) => {
@@ -70,12 +52,8 @@ export class PostService extends RecordService<PostDocument> {
   async create(caller: Caller, rawInput: unknown): Promise<PostDocument> {
     const principal = this.writer(caller);
     const authorId = actingUserId(principal);
-    const input = parseInput(PostCreate, rawInput ?? {}, 'input');
-    const now = new Date();
-    return this.repository.insertWithNewId(
-      (id) => ({ _id: id, authorId, title: input.title, body: input.body, createdAt: now, updatedAt: now }),
-      this.writeEvent(caller, 'created'),
-      (post) => this.guard.keepUnlessDeleted(authorId, null, () => this.repository.discard(post._id)),
+    return this.insertNew(caller, { ...this.parseCreate(principal, rawInput).changes, authorId }, (post) =>
+      this.guard.keepUnlessDeleted(authorId, null, () => this.repository.discard(post._id)),
     );
   }
 

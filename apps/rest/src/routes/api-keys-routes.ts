@@ -3,13 +3,7 @@
  * strong ETag and `If-Match`, as items); a login token is required.
  */
 import { z } from 'zod';
-import {
-  API_KEYS_PER_USER_MAX,
-  ApiKeyCreate,
-  ApiKeyCreated,
-  ApiKeyPublic,
-  ApiKeyUpdate,
-} from '@platform/contracts';
+import { apiKeys, API_KEYS_PER_USER_MAX, graphqlInput, representation, restSchemas } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { versionTag } from '../http/conditional';
@@ -22,23 +16,16 @@ const { CreateApiKey, GetApiKey, ListApiKeys, RevokeApiKey, UpdateApiKey } = OPE
 const ApiKeyIdParams = idParams({ key_id: 'API key' });
 const KEY_PATH = '/api-keys/:key_id';
 
-const toApiKeyPublic = (key: ApiKeyFieldsFragment) => ({
-  id: Number(key.id),
-  name: key.name,
-  scopes: key.scopes,
-  prefix: key.prefix,
-  created_at: key.createdAt,
-  last_used_at: key.lastUsedAt,
-});
+const schemas = restSchemas(apiKeys);
+const toApiKeyPublic = representation(apiKeys);
+const toInput = graphqlInput(apiKeys);
+const toCreated = representation(apiKeys, 'created');
 
 /** The one answer that carries the key itself (never cached: `carriesSecret`); `Location` names the key (read without the secret). */
-const toApiKeyCreated = (
-  { id, name, scopes, key, createdAt }: CreateApiKeyMutation['createApiKey'],
-  apiVersion: number | undefined,
-) => ({
+const toApiKeyCreated = (created: CreateApiKeyMutation['createApiKey'], apiVersion: number | undefined) => ({
   status: 201,
-  body: { id: Number(id), name, scopes, key, created_at: createdAt },
-  headers: { location: locationOf(apiVersion, KEY_PATH, {}, id) },
+  body: toCreated(created),
+  headers: { location: locationOf(apiVersion, KEY_PATH, {}, created.id) },
 });
 
 /** One key with its strong ETag: the version a rename or a recorded use moves (If-Match on PATCH and DELETE). */
@@ -82,14 +69,14 @@ export const apiKeysRoutes = [
     description:
       'The key is returned in this response only and stored as a digest. Its scopes must be ones the bearer token holds. ' +
       'Send it as `X-API-Key`, `?api_key=` or cookie `api_key` on endpoints that accept API keys.',
-    body: ApiKeyCreate,
+    body: schemas.create,
     carriesSecret: true,
     responses: {
-      201: { description: 'The created key, with the secret', schema: ApiKeyCreated },
+      201: { description: 'The created key, with the secret', schema: schemas.views['created']! },
       409: { description: 'Too many keys' },
     },
     handler: async ({ body, gateway, credentials, version }) => {
-      const input = { name: body.name, scopes: body.scopes };
+      const input = toInput(body) as { name: string; scopes: string[] };
       return toApiKeyCreated(
         (await gateway.execute(CreateApiKey, { input }, credentials)).createApiKey,
         version,
@@ -102,7 +89,7 @@ export const apiKeysRoutes = [
     operationId: 'listApiKeys',
     summary: "List the caller's API keys",
     description: "The caller's own keys (admins included), oldest first; never the key or its digest.",
-    responses: { 200: { description: 'The keys', schema: z.array(ApiKeyPublic).max(API_KEYS_PER_USER_MAX) } },
+    responses: { 200: { description: 'The keys', schema: z.array(schemas.public).max(API_KEYS_PER_USER_MAX) } },
     handler: async ({ gateway, credentials }) => {
       const data = await gateway.execute(ListApiKeys, {}, credentials);
       return { status: 200, body: data.apiKeys.map(toApiKeyPublic) };
@@ -113,9 +100,9 @@ export const apiKeysRoutes = [
     operationId: 'getApiKey',
     summary: 'Retrieve one of your API keys',
     description: 'Never the key or its digest.',
-    responses: { 200: { description: 'The key', schema: ApiKeyPublic } },
+    responses: { 200: { description: 'The key', schema: schemas.public } },
     handler: async ({ params, gateway, credentials, version }) => {
-      const { apiKey } = await gateway.execute(GetApiKey, { id: String(params.key_id) }, credentials);
+      const { apiKey } = await gateway.execute(GetApiKey, { id: params.key_id }, credentials);
       if (!apiKey) throw notFound('API key', params.key_id);
       return apiKeyResponse(apiKey, version);
     },
@@ -126,10 +113,11 @@ export const apiKeysRoutes = [
     summary: 'Rename an API key',
     description:
       "Only the name changes; a key's scopes are fixed when it is created. A recorded use (`last_used_at`, at most once a minute) is a new version too, so an `If-Match` read before it meets 412.",
-    body: ApiKeyUpdate,
-    responses: { 200: { description: 'The key after the change', schema: ApiKeyPublic } },
+    body: schemas.update,
+    responses: { 200: { description: 'The key after the change', schema: schemas.public } },
     handler: async ({ params, body, gateway, credentials, expectedVersion, version }) => {
-      const variables = { id: String(params.key_id), input: { name: body.name }, expectedVersion };
+      const input = toInput(body) as { name: string };
+      const variables = { id: params.key_id, input, expectedVersion };
       return apiKeyResponse(
         (await gateway.execute(UpdateApiKey, variables, credentials)).updateApiKey,
         version,
@@ -143,7 +131,7 @@ export const apiKeysRoutes = [
     description: 'The gateway may accept a revoked key for a few more seconds (its verification cache).',
     responses: { 204: { description: 'Revoked' } },
     handler: async ({ params, gateway, credentials, expectedVersion }) => {
-      await gateway.execute(RevokeApiKey, { id: String(params.key_id), expectedVersion }, credentials);
+      await gateway.execute(RevokeApiKey, { id: params.key_id, expectedVersion }, credentials);
       return { status: 204 };
     },
   }),

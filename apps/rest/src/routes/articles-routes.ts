@@ -1,9 +1,8 @@
 /** A user's articles (the posts that user wrote) and an article's comments, via the users and posts subgraphs. */
-import { CommentPublic, PostPublic } from '@platform/contracts';
+import { comments, posts } from '@platform/contracts';
 import { notFound, validationError } from '@platform/errors';
 import { LISTINGS, parentScope } from '@platform/listing';
 import { OPERATIONS } from '../gateway/gateway-client';
-import { toCommentPublic, toPostPublic } from './resource-representation';
 import { listParameters, listRoute } from './resource-listing';
 import { idParams } from './record-routes';
 
@@ -33,42 +32,36 @@ export const articlesRoutes = [
     operationId: 'listUserArticles',
     summary: "List a user's articles",
     tag: 'posts',
-    scope: 'posts:read',
+    resource: posts,
     about: 'The posts the user wrote. 404 when the user does not exist.',
     filters: 'Filter: `title` (the author is given by the path; an `author_id` parameter is refused).',
     plural: 'Articles',
-    listing: LISTINGS.posts,
     query: ARTICLE_PARAMETERS,
     params: idParams({ id: 'User' }),
-    record: PostPublic,
     operation: ListArticles,
     rawQuery: (query, params) => withAuthor(query, params.id),
-    variables: (params) => ({ userId: String(params.id) }),
+    variables: (params) => ({ userId: params.id }),
     connectionOf: (data, params) => {
       if (!data.articleAuthor) throw notFound('User', params.id);
       return data.posts;
     },
-    toPublic: toPostPublic,
   }),
   listRoute({
     path: '/users/:id/articles/:article_id/comments',
     operationId: 'listUserArticleComments',
     summary: "List the comments of a user's article",
     tag: 'comments',
-    scope: 'posts:read',
+    resource: comments,
     about: '404 when the article does not exist or was not written by that user.',
     filters: 'Filter: `author_id`.',
     plural: 'Comments',
-    listing: LISTINGS.comments,
     params: idParams({ id: 'User', article_id: 'Post' }),
-    record: CommentPublic,
     operation: ListArticleComments,
-    variables: (params) => ({ postId: String(params.article_id) }),
+    variables: (params) => ({ postId: params.article_id }),
     cursorScope: (params) => parentScope('post', params.article_id),
     connectionOf: (data, params) => {
       if (!data.post || Number(data.post.authorId) !== params.id) throw notFound('Article', params.article_id);
       return data.comments;
     },
-    toPublic: toCommentPublic,
   }),
 ];

@@ -1,8 +1,7 @@
 /** Comments under a post: listing, creating, reading, editing and deleting one, via the posts subgraph. */
-import { CommentCreate, CommentPublic, CommentUpdate } from '@platform/contracts';
-import { LISTINGS, parentScope } from '@platform/listing';
+import { comments as commentResource } from '@platform/contracts';
+import { parentScope } from '@platform/listing';
 import { OPERATIONS } from '../gateway/gateway-client';
-import { toCommentPublic } from './resource-representation';
 import { listRoute } from './resource-listing';
 import { idParams, recordRoutes } from './record-routes';
 import { PostIdParams } from './posts-routes';
@@ -10,15 +9,11 @@ import { PostIdParams } from './posts-routes';
 const { CreateComment, DeleteComment, GetComment, ListComments, UpdateComment } = OPERATIONS;
 
 const comments = recordRoutes({
-  label: 'Comment',
+  resource: commentResource,
   tag: 'comments',
-  scopes: { read: 'posts:read', write: 'posts:write' },
   path: '/posts/:id/comments/:comment_id',
   params: idParams({ id: 'Post', comment_id: 'Comment' }),
-  variables: (params) => ({ id: String(params.comment_id), postId: String(params.id) }),
-  idOf: (params) => params.comment_id,
-  schema: CommentPublic,
-  toPublic: toCommentPublic,
+  arguments: { comment_id: 'id', id: 'postId' },
   writeRules:
     'Needs `posts:write`. A member may change only comments it wrote (403 otherwise); an admin any. A missing comment, or one ' +
     'on another post, is 404 (checked before authorship). Bounds: body 1..5,000 characters.',
@@ -30,18 +25,14 @@ export const commentsRoutes = [
     operationId: 'listComments',
     summary: "List a post's comments",
     tag: 'comments',
-    scope: 'posts:read',
+    resource: commentResource,
     about: '404 when the post does not exist.',
-    filters: 'Filter: `author_id` (also `author_id[eq|lt|gt|in]`).',
     plural: 'Comments',
-    listing: LISTINGS.comments,
     params: PostIdParams,
-    record: CommentPublic,
     operation: ListComments,
-    variables: (params) => ({ postId: String(params.id) }),
+    variables: (params) => ({ postId: params.id }),
     cursorScope: (params) => parentScope('post', params.id),
     connectionOf: (data) => data.comments,
-    toPublic: toCommentPublic,
   }),
   comments.create({
     path: '/posts/:id/comments',
@@ -50,8 +41,6 @@ export const commentsRoutes = [
     description:
       'Needs `posts:write`; the author is the caller. 404 when the post does not exist. Body 1..5,000 characters.',
     params: PostIdParams,
-    variables: (params) => ({ postId: String(params.id) }),
-    body: CommentCreate,
     operation: CreateComment,
   }),
   comments.get({
@@ -63,7 +52,6 @@ export const commentsRoutes = [
   comments.write('patch', {
     operationId: 'updateComment',
     summary: 'Edit a comment',
-    body: CommentUpdate,
     operation: UpdateComment,
   }),
   comments.delete({ operationId: 'deleteComment', summary: 'Delete a comment', operation: DeleteComment }),

@@ -1,8 +1,6 @@
-/** The items resource: CRUD and listing, translated into gateway operations on the items subgraph. */
-import { ItemCreate, ItemPublic, ItemReplace, ItemUpdate } from '@platform/contracts';
-import { LISTINGS } from '@platform/listing';
+/** The items resource: CRUD and listing from the item's declaration, translated into gateway operations on the items subgraph. */
+import { items as itemResource } from '@platform/contracts';
 import { OPERATIONS } from '../gateway/gateway-client';
-import { toItemInput, toItemPublic } from './resource-representation';
 import { listRoute } from './resource-listing';
 import { idParams, recordRoutes } from './record-routes';
 
@@ -13,16 +11,12 @@ const WRITE_RULES =
   '(checked before ownership). `owner_id` may be set only by an admin; anyone else may omit it or give their own id (403 otherwise).';
 
 const items = recordRoutes({
-  label: 'Item',
+  resource: itemResource,
   tag: 'items',
-  scopes: { read: 'items:read', write: 'items:write' },
   path: '/items/:item_id',
   params: idParams({ item_id: 'Item' }, 400),
   invalidParams: 400,
-  variables: (params) => ({ id: String(params.item_id) }),
-  idOf: (params) => params.item_id,
-  schema: ItemPublic,
-  toPublic: toItemPublic,
+  arguments: { item_id: 'id' },
   writeRules: WRITE_RULES,
 });
 
@@ -32,23 +26,17 @@ export const itemsRoutes = [
     operationId: 'createItem',
     summary: 'Create an item',
     description: `${WRITE_RULES} The owner defaults to the caller. Price: 0..1,000,000,000 with at most 2 decimal places.`,
-    body: ItemCreate,
     operation: CreateItem,
-    input: toItemInput,
   }),
   listRoute({
     path: '/items/',
     operationId: 'listItems',
     summary: 'List items',
     tag: 'items',
-    scope: 'items:read',
-    filters: 'Filters: `name`, `price`, `owner_id`, each also as `field[eq|lt|gt|in]`.',
+    resource: itemResource,
     plural: 'Items',
-    listing: LISTINGS.items,
-    record: ItemPublic,
     operation: ListItems,
     connectionOf: (data) => data.items,
-    toPublic: toItemPublic,
   }),
   items.get({
     operationId: 'getItem',
@@ -61,17 +49,13 @@ export const itemsRoutes = [
     summary: 'Replace an item',
     description:
       'Full update: name and price are required, an omitted description becomes null, an omitted owner_id keeps the owner.',
-    body: ItemReplace,
     operation: ReplaceItem,
-    input: toItemInput,
   }),
   items.write('patch', {
     operationId: 'updateItem',
     summary: 'Modify an item',
     description: 'Partial update: only the given fields change.',
-    body: ItemUpdate,
     operation: UpdateItem,
-    input: toItemInput,
   }),
   items.delete({ operationId: 'deleteItem', summary: 'Delete an item', operation: DeleteItem }),
 ];

@@ -1,10 +1,8 @@
 /** The posts resource: CRUD, listing and the like action, translated into gateway operations on the posts subgraph. */
-import { PostCreate, PostPublic, PostReplace, PostUpdate } from '@platform/contracts';
-import { LISTINGS } from '@platform/listing';
+import { posts as postResource, representation, restSchemas } from '@platform/contracts';
 import { defineRoute } from '../http/route';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { PostFieldsFragment } from '../operations/__generated__/operations';
-import { toPostPublic } from './resource-representation';
 import { listRoute } from './resource-listing';
 import { idParams, recordRoutes } from './record-routes';
 
@@ -20,17 +18,14 @@ const {
 } = OPERATIONS;
 
 export const PostIdParams = idParams({ id: 'Post' });
+const toPostPublic = representation(postResource);
 
-const posts = recordRoutes({
-  label: 'Post',
+const posts = recordRoutes<PostFieldsFragment, typeof PostIdParams>({
+  resource: postResource,
   tag: 'posts',
-  scopes: { read: 'posts:read', write: 'posts:write' },
   path: '/posts/:id',
   params: PostIdParams,
-  variables: (params) => ({ id: String(params.id) }),
-  idOf: (params) => params.id,
-  schema: PostPublic,
-  toPublic: toPostPublic,
+  arguments: { id: 'id' },
   // Likes are counted, not written to the post: the tag follows the count, If-Match only the post's own version.
   derived: (post) => `l${post.likeCount}`,
   writeRules:
@@ -56,10 +51,10 @@ const likeRoute = (
     params: PostIdParams,
     responses:
       method === 'post'
-        ? { 200: { description: text.answer, schema: PostPublic } }
+        ? { 200: { description: text.answer, schema: restSchemas(postResource).public } }
         : { 204: { description: text.answer } },
     handler: async ({ params, gateway, credentials }) => {
-      const data = await gateway.execute(operation, { id: String(params.id) }, credentials);
+      const data = await gateway.execute(operation, { id: params.id }, credentials);
       return method === 'post' ? { status: 200, body: toPostPublic(Object.values(data)[0]!) } : { status: 204 };
     },
   });
@@ -70,21 +65,16 @@ export const postsRoutes = [
     operationId: 'listPosts',
     summary: 'List posts',
     tag: 'posts',
-    scope: 'posts:read',
-    filters: 'Filters: `author_id`, `title`, each also as `field[eq|lt|gt|in]`.',
+    resource: postResource,
     plural: 'Posts',
-    listing: LISTINGS.posts,
-    record: PostPublic,
     operation: ListPosts,
     connectionOf: (data) => data.posts,
-    toPublic: toPostPublic,
   }),
   posts.create({
     path: '/posts',
     operationId: 'createPost',
     summary: 'Create a post',
     description: 'Needs `posts:write`; the author is the caller. Bounds: title 1..200 characters, body 1..20,000.',
-    body: PostCreate,
     operation: CreatePost,
   }),
   posts.get({ operationId: 'getPost', summary: 'Retrieve a post', operation: GetPost }),
@@ -92,14 +82,12 @@ export const postsRoutes = [
     operationId: 'replacePost',
     summary: 'Replace a post',
     description: 'Full update: title and body are required.',
-    body: PostReplace,
     operation: ReplacePost,
   }),
   posts.write('patch', {
     operationId: 'updatePost',
     summary: 'Modify a post',
     description: 'Partial update: only the given fields change.',
-    body: PostUpdate,
     operation: UpdatePost,
   }),
   posts.delete({

@@ -1,11 +1,12 @@
 /**
- * The single-record routes every record type of the facade shares (users, items, posts, comments), declared from one
- * description of the resource: its path and id parameters, scopes, schema and representation. Every record is
+ * The single-record routes every record type of the facade shares (users, items, posts, comments), declared from the
+ * resource's declaration (its label, scopes, bodies, representation and GraphQL input) and the route's own parts: its
+ * path and id parameters, tag and write rules. Every record is
  * versioned: GET answers a strong ETag from its write counter (If-None-Match -> 304 in the router), and PUT, PATCH and
  * DELETE pass If-Match on as the mutation's `expectedVersion`, so the subgraph checks and writes in one step (ADR 0012).
  */
 import { z } from 'zod';
-import { entityIdParam } from '@platform/contracts';
+import { entityIdParam, graphqlInput, representation, restSchemas, type Resource } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import type { Operation } from '../gateway/gateway-client';
 import { defineRoute, type ResponseSpec, type RouteDefinition, type RouteResult } from '../http/route';
@@ -33,20 +34,19 @@ export function idParams<K extends string>(
 }
 
 export interface RecordResource<N extends { id: string; version: number }, P extends z.ZodType> {
-  /** The record's name in 404s and response descriptions: `Item`. */
-  label: string;
+  /** The declaration: the label of 404s, the scopes, the bodies, the representation and the GraphQL input. */
+  resource: Resource;
   tag: string;
-  scopes: { read: string; write: string };
   /** The path of one record, express style: `/items/:item_id`. */
   path: string;
   params: P;
   /** The status of a malformed id in the path (as `idParams` was told). */
   invalidParams?: InvalidIdStatus;
-  /** The GraphQL variables naming the record (and its parent) from the path, and the id a 404 names. */
-  variables: (params: z.infer<P>) => Record<string, string>;
-  idOf: (params: z.infer<P>) => number;
-  schema: z.ZodType;
-  toPublic: (node: N) => unknown;
+  /**
+   * The GraphQL arguments the path's id parameters are (`{ comment_id: 'id', id: 'postId' }`): the record is `id`
+   * (also the id a 404 names), a parent its own argument. The integers go as they are (GraphQL's `ID` takes them).
+   */
+  arguments: Readonly<Record<string, string>>;
   /** What the body shows that changes without a write to the record (a post's like count), so the ETag follows it. */
   derived?: (node: N) => string;
   /** Who may write, in every write route's description. */
@@ -61,6 +61,16 @@ interface RouteText {
 
 /** A record's answer: its body and strong ETag (a create adds its `Location`). */
 export type Represented = RouteResult & { headers: Record<string, string> };
+
+/** GraphQL variables from validated path (or query) values under their declared argument names (`except` one). */
+function argumentsOf(names: Readonly<Record<string, string>>, values: unknown, except?: string): Record<string, unknown> {
+  const given = values as Record<string, unknown>;
+  const variables: Record<string, unknown> = {};
+  for (const [name, argument] of Object.entries(names)) {
+    if (argument !== except && given[name] !== undefined) variables[argument] = given[name];
+  }
+  return variables;
+}
 
 /** The data of an operation with one root field: that field's value. */
 export const rootOf = <T>(data: Record<string, T>): T => Object.values(data)[0] as T;
@@ -91,8 +101,15 @@ export const created = (answer: Represented, location: string): Represented => (
 });
 
 export function recordRoutes<N extends { id: string; version: number }, P extends z.ZodType>(
-  resource: RecordResource<N, P>,
+  route: RecordResource<N, P>,
 ) {
+  const { resource: declaration, ...resource } = route;
+  const scopes = declaration.scopes;
+  if (!scopes) throw new Error(`${declaration.type} declares no scopes: its routes are its own`);
+  const schemas = restSchemas(declaration);
+  const toPublic = representation(declaration);
+  const toInput = graphqlInput(declaration);
+  const label = declaration.label;
   const declared = {
     path: resource.path,
     tags: [resource.tag],
@@ -100,13 +117,17 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
     invalidParamsStatus: resource.invalidParams ?? ('validation' as const),
     versioned: true,
   };
-  const name = resource.label.toLowerCase();
+  const name = label.toLowerCase();
+  const recordParam = Object.keys(resource.arguments).find((param) => resource.arguments[param] === 'id');
+  if (!recordParam) throw new Error(`${label}: no path parameter is the record's id`);
+  const variablesOf = (params: unknown) => argumentsOf(resource.arguments, params);
+  const idOf = (params: unknown) => (params as Record<string, number>)[recordParam]!;
   const represented = (node: N, apiVersion: number | undefined): Represented => ({
     status: 200,
-    body: resource.toPublic(node),
+    body: toPublic(node),
     headers: { etag: versionTag(node.version, apiVersion, resource.derived?.(node)) },
   });
-  const writer = { security: 'bearer', scope: resource.scopes.write } as const;
+  const writer = { security: 'bearer', scope: scopes.write } as const;
   const writeText = ({ description, ...text }: RouteText) => ({
     ...text,
     ...writer,
@@ -118,20 +139,15 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
      * POST on the collection (`path`, with its own `params` when nested, e.g. a post's comments): 201, the record, its
      * `Location` and its ETag (the one a GET of the location answers, good for `If-Match` at once).
      */
-    create: <B extends z.ZodType, C extends z.ZodType = z.ZodType>({
+    create: <C extends z.ZodType = z.ZodType>({
       operation,
-      body,
-      input,
       params,
-      variables,
       ...text
     }: RouteText & {
       path: string;
-      body: B;
       operation: Operation<Record<string, N>>;
-      input?: (body: z.infer<B>) => unknown;
+      /** The parent's id parameters when the collection is under one (a post's comments). */
       params?: C;
-      variables?: (params: z.infer<C>) => Record<string, string>;
     }): RouteDefinition =>
       defineRoute({
         ...text,
@@ -139,11 +155,11 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         tags: [resource.tag],
         ...(params ? { params } : {}),
         method: 'post',
-        body,
+        body: schemas.create,
         createsVersioned: true,
-        responses: { 201: { description: `The created ${name}`, schema: resource.schema } },
+        responses: { 201: { description: `The created ${name}`, schema: schemas.public } },
         handler: async ({ params: parents, body: given, gateway, credentials, version }) => {
-          const record = { ...variables?.(parents), input: input ? input(given) : given };
+          const record = { ...argumentsOf(resource.arguments, parents ?? {}, 'id'), input: toInput(given) };
           const node = rootOf(await gateway.execute(operation, record, credentials));
           return created(
             represented(node, version),
@@ -152,69 +168,59 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         },
       }),
 
-    /** GET of one record; `query` and `queryVariables` add GraphQL variables from the query (users' `include_inactive`). */
+    /** GET of one record; `query` and `queryArguments` add GraphQL arguments from the query (users' `include_inactive`). */
     get: <Q extends z.ZodType = z.ZodType>({
       operation,
       description,
       query,
-      queryVariables,
+      queryArguments = {},
       ...text
     }: RouteText & {
       operation: Operation<Record<string, N | null>>;
       query?: Q;
-      queryVariables?: (query: z.infer<Q>) => Record<string, unknown>;
+      /** Query parameter -> GraphQL argument (`{ include_inactive: 'includeInactive' }`), values as validated. */
+      queryArguments?: Readonly<Record<string, string>>;
     }) =>
       defineRoute({
         ...declared,
         ...text,
         ...(query ? { query } : {}),
         method: 'get',
-        description: `Needs \`${resource.scopes.read}\`; an API key is accepted in place of a bearer token.${description ? ` ${description}` : ''}`,
+        description: `Needs \`${scopes.read}\`; an API key is accepted in place of a bearer token.${description ? ` ${description}` : ''}`,
         security: 'bearer-or-api-key',
-        scope: resource.scopes.read,
-        responses: { 200: { description: `The ${name}`, schema: resource.schema } },
+        scope: scopes.read,
+        responses: { 200: { description: `The ${name}`, schema: schemas.public } },
         handler: async ({ params, query: given, gateway, credentials, version }) => {
-          const variables = { ...resource.variables(params), ...queryVariables?.(given) };
+          const variables = { ...variablesOf(params), ...argumentsOf(queryArguments, given) };
           const node = rootOf(await gateway.execute(operation, variables, credentials));
-          if (!node) throw notFound(resource.label, resource.idOf(params));
+          if (!node) throw notFound(label, idOf(params));
           return represented(node, version);
         },
       }),
 
-    /**
-     * PUT or PATCH; `input` maps the REST body to the GraphQL input when they differ (items' `owner_id`); `conflict`
-     * documents a 409 the write can meet (a user's e-mail already registered).
-     */
-    write: <B extends z.ZodType>(
+    /** PUT (the declaration's replace body) or PATCH (its update body); `conflict` documents a 409 the write can meet. */
+    write: (
       method: 'put' | 'patch',
       {
         operation,
-        body,
-        input,
         conflict,
         ...text
       }: RouteText & {
-        body: B;
         operation: Operation<Record<string, N>>;
-        input?: (body: z.infer<B>) => unknown;
         conflict?: string;
       },
     ): RouteDefinition => {
       const updated: Record<number, ResponseSpec> = {
-        200: { description: `The ${name} after the update`, schema: resource.schema },
+        200: { description: `The ${name} after the update`, schema: schemas.public },
       };
       return defineRoute({
         ...declared,
         ...writeText(text),
         method,
-        body,
+        body: method === 'put' ? schemas.replace : schemas.update,
         responses: conflict ? { ...updated, 409: { description: conflict } } : updated,
         handler: async ({ params, body: given, gateway, credentials, expectedVersion, version }) => {
-          const variables = {
-            ...resource.variables(params),
-            input: input ? input(given) : given,
-            expectedVersion,
-          };
+          const variables = { ...variablesOf(params), input: toInput(given), expectedVersion };
           return represented(rootOf(await gateway.execute(operation, variables, credentials)), version);
         },
       });
@@ -231,7 +237,7 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
         method: 'delete',
         responses: { 204: { description: deleted } },
         handler: async ({ params, gateway, credentials, expectedVersion }) => {
-          await gateway.execute(operation, { ...resource.variables(params), expectedVersion }, credentials);
+          await gateway.execute(operation, { ...variablesOf(params), expectedVersion }, credentials);
           return { status: 204 };
         },
       }),

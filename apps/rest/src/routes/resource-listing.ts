@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  LISTINGS,
   LISTING_LIMITS,
   cursorEnvelopeSchema,
   deriveCursorSecret,
@@ -18,6 +19,7 @@ import {
   type PageInfo,
 } from '@platform/listing';
 import type { Request } from 'express';
+import { representation, restSchemas, type Represented, type Resource } from '@platform/contracts';
 import type { RestEnvironment } from '../environment';
 import { defineRoute, type RouteDefinition, type RouteResult } from '../http/route';
 import { bodyTag } from '../http/conditional';
@@ -103,66 +105,77 @@ export function listResponse<N, R extends { id: number }>(
 
 type Listed<N> = { nodes: N[]; pageInfo: PageInfo; totalCount?: number | null };
 
-export interface ListRouteSpec<D, N, R extends { id: number }, P extends z.ZodType> {
+/** The filters a listing takes, as its description ends (`Filters: \`name\`, \`price\`, ...`). */
+export function filtersText(listing: ListingSpec): string {
+  const names = listing.fields.filter((field) => field.path !== '_id').map((field) => `\`${field.rest}\``);
+  if (names.length === 1) return `Filter: ${names[0]} (also \`${names[0]!.slice(1, -1)}[eq|lt|gt|in]\`).`;
+  return `Filters: ${names.join(', ')}, each also as \`field[eq|lt|gt|in]\`.`;
+}
+
+export interface ListRouteSpec<D, N, P extends z.ZodType> {
   path: string;
   operationId: string;
   summary: string;
   tag: string;
-  /** The read scope (documented; the subgraph enforces it). */
-  scope: string;
+  /** The records listed: their listing (filters, sort), read scope, representation. */
+  resource: Resource & { name: ListingSpec['resource'] };
   /** What the description says between the access rule and the styles (e.g. when the listing is 404). */
   about?: string;
-  /** The filters, as the description ends. */
-  filters: string;
+  /** The filters, as the description ends, where the path changes them (a user's articles); else the listing's. */
+  filters?: string;
   /** `Items`: the 200 description's subject. */
   plural: string;
-  listing: ListingSpec;
   /** Only when the parameters differ from the listing's own (a user's articles: no `author_id`). */
   query?: z.ZodType;
   params?: P;
-  record: z.ZodType;
   operation: Operation<D>;
   /** Variables besides the listing's (the parent's id). */
-  variables?: (params: z.infer<P>) => Record<string, string>;
+  variables?: (params: z.infer<P>) => Record<string, number>;
   /** The parent whose records these are (parentScope): cursors of another parent's listing are refused. */
   cursorScope?: (params: z.infer<P>) => string;
   /** The query as the listing parses it, when the path adds to it (a user's articles: `author_id`). */
   rawQuery?: (query: unknown, params: z.infer<P>) => unknown;
   /** The page in the response data; throws 404 when the parent is absent. */
   connectionOf: (data: D, params: z.infer<P>) => Listed<N>;
-  toPublic: (node: N) => R;
 }
 
 /** A GET listing of records: every pagination style, filters and sort, the Link header and a weak ETag. */
-export const listRoute = <D, N, R extends { id: number }, P extends z.ZodType = z.ZodType>(
-  spec: ListRouteSpec<D, N, R, P>,
-): RouteDefinition =>
-  defineRoute({
+export const listRoute = <D, N extends Readonly<Record<string, unknown>>, P extends z.ZodType = z.ZodType>(
+  spec: ListRouteSpec<D, N, P>,
+): RouteDefinition => {
+  const listing = LISTINGS[spec.resource.name];
+  const scope = spec.resource.scopes?.read;
+  const toPublic: (node: N) => Represented = representation(spec.resource);
+  return defineRoute({
     method: 'get',
     path: spec.path,
     operationId: spec.operationId,
     summary: spec.summary,
-    description: `Needs \`${spec.scope}\`; an API key is accepted in place of a bearer token. ${spec.about ? `${spec.about} ` : ''}${LIST_STYLES_TEXT} ${spec.filters}`,
+    description: `Needs \`${scope}\`; an API key is accepted in place of a bearer token. ${spec.about ? `${spec.about} ` : ''}${LIST_STYLES_TEXT} ${spec.filters ?? filtersText(listing)}`,
     tags: [spec.tag],
     security: 'bearer-or-api-key',
-    scope: spec.scope,
+    ...(scope ? { scope } : {}),
     ...(spec.params ? { params: spec.params } : {}),
-    query: spec.query ?? listParameters(spec.listing),
+    query: spec.query ?? listParameters(listing),
     listing: true,
     responses: {
-      200: { description: `${spec.plural}: an array by default, or an envelope`, schema: listBodySchema(spec.record) },
+      200: {
+        description: `${spec.plural}: an array by default, or an envelope`,
+        schema: listBodySchema(restSchemas(spec.resource).public),
+      },
     },
     handler: async ({ params, request, gateway, credentials, env, version }) => {
       const path = params as z.infer<P>;
       const rawQuery = spec.rawQuery ? spec.rawQuery(request.query, path) : request.query;
       const listQuery = listQueryOf(
         rawQuery,
-        spec.listing,
+        listing,
         env,
         spec.cursorScope ? { cursorScope: spec.cursorScope(path) } : {},
       );
       const variables = { ...spec.variables?.(path), ...toConnectionVariables(listQuery) };
       const data = await gateway.execute(spec.operation, variables, credentials);
-      return listResponse(request, version, listQuery, spec.connectionOf(data, path), spec.toPublic);
+      return listResponse(request, version, listQuery, spec.connectionOf(data, path), toPublic);
     },
   });
+};

@@ -6,13 +6,11 @@
  */
 import { z } from 'zod';
 import {
+  graphqlInput,
+  representation,
   ResetPassword as ResetPasswordBody,
-  UserCreate,
-  UserPublic,
-  UserReplace,
-  UserUpdate,
-  UserV1,
-  UserV2,
+  restSchemas,
+  users,
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { LISTINGS, listingQuerySchema, toConnectionVariables } from '@platform/listing';
@@ -22,7 +20,7 @@ import { versionTag } from '../http/conditional';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { UserFieldsFragment } from '../operations/__generated__/operations';
 import { created, idParams, locationOf, recordRoutes, rootOf, type Represented } from './record-routes';
-import { listBodyVariants, listQueryOf, listResponse } from './resource-listing';
+import { filtersText, listBodyVariants, listQueryOf, listResponse } from './resource-listing';
 
 const {
   ActivateUser,
@@ -37,28 +35,24 @@ const {
   UpdateUser,
 } = OPERATIONS;
 
-/** GraphQL user -> the REST User (snake_case, integer id, never a password). */
-export const toUserPublic = (user: UserFieldsFragment) => ({
-  id: Number(user.id),
-  username: user.username,
-  email: user.email,
-  full_name: user.fullName,
-  is_active: user.isActive,
-  role: user.role,
-});
+const schemas = restSchemas(users);
 
-/** A listed user: v1 `{id, name}`, v2 adds `email`, unversioned paths the full User (docs/interface.md#versioning). */
+/** GraphQL user -> the REST User (snake_case, integer id, never a password): the declaration's representation. */
+export const toUserPublic = representation(users);
+const listed = { 1: representation(users, 'v1'), 2: representation(users, 'v2') } as const;
+
+/** A listed user: v1 `{id, name}`, v2 adds `email` (the declaration's views), unversioned paths the full User (docs/interface.md#versioning). */
 export function toUserListItem(user: UserFieldsFragment, version: number | undefined) {
-  if (version === 1) return { id: Number(user.id), name: user.username };
-  if (version === 2) return { id: Number(user.id), name: user.username, email: user.email };
-  return toUserPublic(user);
+  return version === 1 || version === 2 ? listed[version](user) : toUserPublic(user);
 }
 
 const forcedStyleOf = (env: RestEnvironment) =>
   env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
 
 /** Unversioned paths list the full User, v2 `{id, name, email}`, v1 `{id, name}`; every style in each. */
-const VERSIONED_LIST_BODIES = [UserPublic, UserV2, UserV1].flatMap((user) => listBodyVariants(user));
+const VERSIONED_LIST_BODIES = [schemas.public, schemas.views['v2']!, schemas.views['v1']!].flatMap((user) =>
+  listBodyVariants(user),
+);
 
 const UserIdParams = idParams({ user_id: 'User' });
 const USER_PATH = '/users/:user_id';
@@ -76,18 +70,15 @@ const ownerOrAdmin =
   'Needs `users:write`; a member may act only on its own account, an admin on every account.';
 
 /** One account's GET, PUT, PATCH and DELETE: the routes every record shares (record-routes.ts). */
-const accounts = recordRoutes({
-  label: 'User',
+const accounts = recordRoutes<UserFieldsFragment, typeof UserIdParams>({
+  resource: users,
   tag: 'users',
-  scopes: { read: 'users:read', write: 'users:write' },
   path: USER_PATH,
   params: UserIdParams,
-  variables: (params) => ({ id: String(params.user_id) }),
-  idOf: (params) => params.user_id,
-  schema: UserPublic,
-  toPublic: toUserPublic,
+  arguments: { user_id: 'id' },
   writeRules: ownerOrAdmin,
 });
+const toUserInput = graphqlInput(users);
 
 const OWN_FIELDS_ONLY =
   'Fields other than `email` and `full_name` (role, is_active, id, password, ...) are rejected with a validation error.';
@@ -132,11 +123,11 @@ const accountAction = <B extends z.ZodType = z.ZodType>({
     ...text,
     method: 'post',
     path: `/users/:user_id/${action}`,
-    responses: { 200: { description: `${answered}, with the ETag of its new version`, schema: UserPublic } },
+    responses: { 200: { description: `${answered}, with the ETag of its new version`, schema: schemas.public } },
     versioned: true,
     handler: async ({ params, body, gateway, credentials, version, expectedVersion }) => {
       const variables = {
-        id: String(params.user_id),
+        id: params.user_id,
         ...(input ? { input: input(body) } : {}),
         expectedVersion,
       };
@@ -154,14 +145,15 @@ export const usersRoutes = [
       'Public registration; the new account has the role `member`. The password is never returned. `Location` names the account.',
     tags: ['users'],
     security: 'public',
-    body: UserCreate,
+    body: schemas.create,
     createsVersioned: true,
     responses: {
-      201: { description: 'The created user', schema: UserPublic },
+      201: { description: 'The created user', schema: schemas.public },
       409: { description: 'Username or e-mail already registered' },
     },
     handler: async ({ body, gateway, credentials, version }) => {
-      const { createUser } = await gateway.execute(CreateUser, { input: body }, credentials);
+      const input = toUserInput(body) as { username: string; email: string; password: string };
+      const { createUser } = await gateway.execute(CreateUser, { input }, credentials);
       return created(userResponse(createUser, version), locationOf(version, USER_PATH, {}, createUser.id));
     },
   }),
@@ -173,7 +165,7 @@ export const usersRoutes = [
     description:
       'Needs `users:read`. The pagination style follows from the parameters (cursor `pageSize`/`pageToken` -> envelope B; ' +
       '`page`/`size` -> envelope A; `lastSeenId`/`limit` or `skip`/`offset`/`limit` or none -> array), unless the deployment ' +
-      'forces one with USERS_LIST_STYLE. Filters: `username`, `email`, `role`, `is_active`, each also as `field[eq|lt|gt|in]`. ' +
+      `forces one with USERS_LIST_STYLE. ${filtersText(LISTINGS.users)} ` +
       'Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2.',
     tags: ['users'],
     security: 'bearer-or-api-key',
@@ -204,7 +196,7 @@ export const usersRoutes = [
     security: 'bearer',
     scope: 'users:read',
     responses: {
-      200: { description: 'The user the token was issued to', schema: UserPublic },
+      200: { description: 'The user the token was issued to', schema: schemas.public },
       404: { description: 'The account no longer exists' },
     },
     handler: async ({ gateway, credentials, version }) => {
@@ -220,28 +212,21 @@ export const usersRoutes = [
     query: z.object({
       include_inactive: booleanQuery.optional().describe('Also return an inactive user (default false)'),
     }),
-    queryVariables: (query) => ({ includeInactive: query.include_inactive ?? false }),
+    queryArguments: { include_inactive: 'includeInactive' },
     operation: GetUser,
   }),
   accounts.write('put', {
     operationId: 'replaceUser',
     summary: "Replace a user's updatable fields",
     description: `\`email\` is required; an omitted \`full_name\` becomes null. ${OWN_FIELDS_ONLY}`,
-    body: UserReplace,
     operation: ReplaceUser,
-    input: (body) => ({ email: body.email, fullName: body.full_name ?? null }),
     conflict: 'E-mail already registered',
   }),
   accounts.write('patch', {
     operationId: 'updateUser',
     summary: "Update some of a user's fields",
     description: `Only the given fields change. ${OWN_FIELDS_ONLY}`,
-    body: UserUpdate,
     operation: UpdateUser,
-    input: (body) => ({
-      ...(body.email !== undefined ? { email: body.email } : {}),
-      ...(body.full_name !== undefined ? { fullName: body.full_name } : {}),
-    }),
     conflict: 'E-mail already registered',
   }),
   accounts.delete({

@@ -3,41 +3,26 @@
  * on each folded form, kept beside the value as given), indexed for every filter and sort.
  */
 import type { Db } from 'mongodb';
-import { foldEmail, foldUsername } from '@platform/contracts';
+import { foldEmail, foldUsername, users, type StoredDocument } from '@platform/contracts';
 import {
   deleteVersioned,
   findByIds,
   insertWithinDeadline,
+  listingIndexes,
   SequencedCollection,
   updateVersioned,
   type IndexSpec,
   type WriteEvent,
 } from '@platform/mongo';
-import type { Role } from '@platform/auth';
-import { LISTINGS, listIndexes, type MongoListPlan } from '@platform/listing';
+import { LISTINGS, type MongoListPlan } from '@platform/listing';
 
-export interface UserDocument {
-  _id: number;
-  username: string;
-  email: string;
-  fullName: string | null;
-  isActive: boolean;
-  role: Role;
-  createdAt: Date;
-  updatedAt: Date;
-  /**
-   * How many times the account's access tokens were revoked (password resets); a token carries the count it was issued
-   * at (`pwv`) and is refused once this moved past it. Absent: 0.
-   */
-  passwordVersion?: number;
-  /**
-   * The instant of the last revocation, for access tokens without `pwv` (issued before it existed): refused when issued
-   * before it. Absent: none revoked.
-   */
-  tokensValidAfter?: Date;
-  /** Write counter behind the ETag: every change adds 1 (absent on profiles written before it existed: 0). */
-  version?: number;
-}
+/**
+ * A profile as the user's declaration stores it (with `tokensValidAfter`, set by a password reset), and the account's
+ * password version: how many times its access tokens were revoked (password resets); a token carries the count it was
+ * issued at (`pwv`) and is refused once this moved past it. Absent: 0. Internal (no REST or GraphQL field), so it is
+ * kept beside the declaration rather than in it.
+ */
+export type UserDocument = StoredDocument<typeof users> & { passwordVersion?: number };
 
 /** What is stored besides the profile: the folded forms the unique indexes compare (foldUsername, foldEmail). */
 interface StoredUser extends UserDocument {
@@ -45,7 +30,7 @@ interface StoredUser extends UserDocument {
   emailFolded: string;
 }
 
-export const USERS_COLLECTION = 'users';
+export const USERS_COLLECTION = users.collection;
 
 /**
  * Profiles written before the folded fields existed get them before their unique indexes are built. Two such profiles
@@ -80,7 +65,7 @@ export const userIndexes: IndexSpec[] = [
     prepare: addFoldedFields,
   },
   // Every filter and sort of the users listing, each with `_id` as the tie-breaker.
-  ...listIndexes(LISTINGS.users, USERS_COLLECTION),
+  ...listingIndexes(USERS_COLLECTION, LISTINGS.users),
 ];
 
 export type ProfileChanges = Partial<Pick<UserDocument, 'email' | 'fullName' | 'isActive' | 'role'>>;

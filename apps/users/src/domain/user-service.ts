@@ -3,14 +3,13 @@
  * activation and deletion (cascading to the other services first), with scopes and ownership checked here.
  */
 import { AppError, notFound } from '@platform/errors';
-import { normalizeEmail, parseInput, UserCreate, UserReplace, UserUpdate } from '@platform/contracts';
+import { normalizeEmail, storedRepresentation, users } from '@platform/contracts';
 import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type RequestCaller } from '@platform/auth';
 import { isDuplicateKeyError, type EventOutbox, type WriteEvent } from '@platform/mongo';
 import { buildEvent, type EventCaller, type EventType } from '@platform/events';
+import { parseWrite } from '@platform/graphql-server';
 import type { Logger } from '@platform/logging';
 import type { ProfileChanges, UserDocument, UserRepository } from '../data-access/user-repository';
-/** GraphQL's UpdateUserInput (camelCase): mapped onto the REST contract below, so both transports share one rule set. */
-import type { UpdateUserInput } from '../__generated__/resolvers-types';
 
 /** The auth subgraph's side of registration; the users service calls it and compensates when it fails. */
 export interface CredentialStore {
@@ -24,14 +23,7 @@ export interface AccountPurger {
 
 
 /** An account's REST representation (what GET /users/{id} answers), carried by its events. */
-export const userRepresentation = (user: UserDocument): Record<string, unknown> => ({
-  id: user._id,
-  username: user.username,
-  email: user.email,
-  full_name: user.fullName,
-  is_active: user.isActive,
-  role: user.role,
-});
+export const userRepresentation = storedRepresentation(users);
 
 export class UserService {
   constructor(
@@ -65,7 +57,7 @@ export class UserService {
    * registration publishes nothing), the new account its actor.
    */
   async register(rawInput: unknown, requestId: string): Promise<UserDocument> {
-    const input = parseInput(UserCreate, rawInput);
+    const input = parseWrite(users, 'create', rawInput).input as { username: string; email: string; password: string };
     const id = await this.users.nextId();
     const register = async () => {
       const user = await this.insertProfile({ username: input.username, email: input.email, role: 'member' }, id);
@@ -142,28 +134,16 @@ export class UserService {
     return requireScope(caller.principal, 'users:read', caller.authError);
   }
 
-  async update(
+  /** PATCH (`update`) or PUT (`replace`) of the profile's own fields, as the user's declaration writes them. */
+  async write(
+    operation: 'update' | 'replace',
     caller: RequestCaller,
     id: number,
-    args: UpdateUserInput,
+    rawInput: unknown,
     expectedVersion?: number | null,
   ): Promise<UserDocument> {
-    const input = parseInput(UserUpdate, definedOnly({ email: args.email, full_name: args.fullName }));
-    const changes: ProfileChanges = {};
-    if (input.email !== undefined) changes.email = normalizeEmail(input.email);
-    if (input.full_name !== undefined) changes.fullName = input.full_name;
-    return this.writeProfile(caller, id, changes, expectedVersion);
-  }
-
-  async replace(
-    caller: RequestCaller,
-    id: number,
-    args: UpdateUserInput,
-    expectedVersion?: number | null,
-  ): Promise<UserDocument> {
-    const input = parseInput(UserReplace, definedOnly({ email: args.email, full_name: args.fullName }));
-    const changes = { email: normalizeEmail(input.email), fullName: input.full_name ?? null };
-    return this.writeProfile(caller, id, changes, expectedVersion);
+    const { changes } = parseWrite(users, operation, rawInput);
+    return this.writeProfile(caller, id, changes as ProfileChanges, expectedVersion);
   }
 
   async setActive(
@@ -269,11 +249,6 @@ export function requireService(principal: Principal | null): void {
   if (principal?.kind !== 'service' || !principal.scopes.includes('internal')) {
     throw new AppError('FORBIDDEN', 'Not enough permissions');
   }
-}
-
-/** GraphQL passes omitted input fields as undefined and explicit nulls as null; only omitted ones are dropped. */
-function definedOnly(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
 }
 
 const conflict = (field: 'username' | 'email') =>

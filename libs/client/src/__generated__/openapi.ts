@@ -278,7 +278,7 @@ export interface paths {
         };
         /**
          * List items
-         * @description Needs `items:read`; an API key is accepted in place of a bearer token. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filters: `name`, `price`, `owner_id`, each also as `field[eq|lt|gt|in]`.
+         * @description Needs `items:read`; an API key is accepted in place of a bearer token. The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `offset`/`skip`/`limit` or none -> a JSON array. `sort` is repeatable (`-` for descending); ties are broken by `id`. Filters: `name`, `price`, `category`, `owner_id`, each also as `field[eq|lt|gt|in]`.
          */
         get: operations["listItems"];
         put?: never;
@@ -1051,13 +1051,13 @@ export interface components {
             id: number;
             name: string;
             scopes: ("users:read" | "users:write" | "items:read" | "items:write" | "posts:read" | "posts:write")[];
+            /** @description The first characters of the key, to tell keys apart; not enough to use it */
+            prefix: string;
             /**
              * Format: date-time
              * @description ISO 8601 creation time
              */
             created_at: string;
-            /** @description The first characters of the key, to tell keys apart; not enough to use it */
-            prefix: string;
             /** @description When the key last authenticated a request (to within a minute); null if never */
             last_used_at: string | null;
         };
@@ -1087,6 +1087,8 @@ export interface components {
             name: string;
             description: string | null;
             price: number;
+            /** @description The label the item is grouped by; absent when it has none */
+            category?: string;
             owner_id: number | null;
         };
         /**
@@ -1104,6 +1106,8 @@ export interface components {
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
             price: number;
+            /** @description A label to group items by: 1 to 50 characters, not only whitespace, or null for none */
+            category?: string | null;
             /** @description Owning user. Only an admin may set it (to any user, or null); for anyone else it must be absent or their own id (else 403). */
             owner_id?: number | null;
         };
@@ -1150,6 +1154,8 @@ export interface components {
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
             price: number;
+            /** @description A label to group items by: 1 to 50 characters, not only whitespace, or null for none */
+            category?: string | null;
             /** @description Owning user. Only an admin may set it (to any user, or null); for anyone else it must be absent or their own id (else 403). */
             owner_id?: number | null;
         };
@@ -1166,6 +1172,8 @@ export interface components {
             description?: string | null;
             /** @description Decimal from 0 to 1000000000 with at most 2 decimal places */
             price?: number;
+            /** @description A label to group items by: 1 to 50 characters, not only whitespace, or null for none */
+            category?: string | null;
             /** @description Owning user. Only an admin may set it (to any user, or null); for anyone else it must be absent or their own id (else 403). */
             owner_id?: number | null;
         };
@@ -12882,8 +12890,8 @@ export interface operations {
                     pageSize?: number;
                     /** @description Cursor pagination: the opaque `pagination.nextPageToken` of the previous page. Valid only with the same filters and sort. */
                     pageToken?: string;
-                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, owner_id. */
-                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown);
+                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, category, owner_id. */
+                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "category" | "-category" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown & unknown);
                 } | unknown | unknown) | ({
                     /**
                      * Format: int32
@@ -12895,8 +12903,8 @@ export interface operations {
                      * @description Page pagination: records per page (10 when omitted).
                      */
                     size?: number;
-                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, owner_id. */
-                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown);
+                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, category, owner_id. */
+                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "category" | "-category" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown & unknown);
                 } | unknown | unknown) | {
                     /**
                      * Format: int64
@@ -12908,7 +12916,7 @@ export interface operations {
                      * @description Offset or keyset pagination: maximum number of records (100 when omitted).
                      */
                     limit?: number;
-                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, owner_id. */
+                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, category, owner_id. */
                     sort?: "id"[];
                 } | {
                     /**
@@ -12921,8 +12929,8 @@ export interface operations {
                      * @description Offset or keyset pagination: maximum number of records (100 when omitted).
                      */
                     limit?: number;
-                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, owner_id. */
-                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown);
+                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, category, owner_id. */
+                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "category" | "-category" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown & unknown);
                 } | {
                     /**
                      * Format: int32
@@ -12934,8 +12942,8 @@ export interface operations {
                      * @description Offset or keyset pagination: maximum number of records (100 when omitted).
                      */
                     limit?: number;
-                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, owner_id. */
-                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown);
+                    /** @description Sort key, repeatable: `name` ascending, `-name` descending; each field at most once; ties are broken by `id`. Fields: id, name, price, category, owner_id. */
+                    sort?: ("id" | "-id" | "name" | "-name" | "price" | "-price" | "category" | "-category" | "owner_id" | "-owner_id")[] & (unknown & unknown & unknown & unknown & unknown);
                 };
                 /** @description Filter: name equals the value. Also accepted as `name[eq]` (not both). */
                 name?: string;
@@ -12953,6 +12961,14 @@ export interface operations {
                 "price[gt]"?: string;
                 /** @description Filter: price is one of these comma-separated values (at most 100), each string. */
                 "price[in]"?: string;
+                /** @description Filter: category equals the value. Also accepted as `category[eq]` (not both). */
+                category?: string;
+                /** @description Filter: category less than the value. */
+                "category[lt]"?: string;
+                /** @description Filter: category greater than the value. */
+                "category[gt]"?: string;
+                /** @description Filter: category is one of these comma-separated values (at most 100), each string. */
+                "category[in]"?: string;
                 /** @description Filter: owner_id equals the value. Also accepted as `owner_id[eq]` (not both). */
                 owner_id?: number;
                 /** @description Filter: owner_id less than the value. */
