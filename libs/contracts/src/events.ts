@@ -64,7 +64,7 @@ export const EventPublic = z
       .object({ type: z.enum(EVENT_RESOURCE_TYPES), id: z.number().int() })
       .describe('What it is about'),
     data: z
-      .record(z.string(), z.unknown())
+      .record(z.string().max(64), z.unknown())
       .describe("The resource's representation after the change (before it, for a deletion)"),
     request_id: z.string().max(200).nullable().describe('The X-Request-Id of the request that made it'),
   })

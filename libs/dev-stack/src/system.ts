@@ -2,7 +2,7 @@
  * Starts the six processes from dist/ (built by tools/build.mjs) against given MongoDB and Redis URLs, waits for
  * every /readyz, and stops them in reverse order. Shared by `npm start`, jest's globalSetup and the benchmark.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startProcess, type ManagedProcess } from './managed-process';
 import { freePort, waitForHttpOk } from './ports';
@@ -112,12 +112,17 @@ export const generatedSecret = (): string => randomBytes(48).toString('base64url
 /**
  * How the tests (and the Schemathesis bench) run every process: as production does (NODE_ENV=production:
  * introspection and the IDE off, masked suggestions, no command counts, the shared secrets and MongoDB's production
- * checks required), with the given SUBGRAPH_SECRET (JWT_SECRET is startSystem's `jwtSecret`). The one concession is
- * the single FerretDB, a standalone server (MONGO_ALLOW_STANDALONE, ADR 0026).
+ * checks required), with the given SUBGRAPH_SECRET (JWT_SECRET is startSystem's `jwtSecret`) and a WEBHOOK_SECRETS_KEY
+ * of its own, derived from it so that every process given the same SUBGRAPH_SECRET (the stack, a test's extra
+ * process) opens the same sealed webhook secrets. The one concession is the single FerretDB, a standalone server
+ * (MONGO_ALLOW_STANDALONE, ADR 0026).
  */
 export const productionMode = (subgraphSecret: string): Record<string, string> => ({
   NODE_ENV: 'production',
   SUBGRAPH_SECRET: subgraphSecret,
+  WEBHOOK_SECRETS_KEY: createHash('sha256')
+    .update(`webhook-secrets-key\n${subgraphSecret}`)
+    .digest('base64url'),
   MONGO_ALLOW_STANDALONE: 'true',
 });
 

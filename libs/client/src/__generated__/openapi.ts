@@ -1735,7 +1735,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1764,6 +1764,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -1786,7 +1790,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][] | components["schemas"]["UserPageEnvelope"] | components["schemas"]["UserCursorEnvelope"] | components["schemas"]["UserV2"][] | components["schemas"]["UserV2PageEnvelope"] | components["schemas"]["UserV2CursorEnvelope"] | components["schemas"]["UserV1"][] | components["schemas"]["UserV1PageEnvelope"] | components["schemas"]["UserV1CursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -1809,6 +1813,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1834,6 +1842,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,6 +1888,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -1924,6 +1936,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1982,6 +1996,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2032,6 +2048,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2092,6 +2110,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2136,6 +2156,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2222,6 +2244,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -2267,6 +2293,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,6 +2339,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -2371,6 +2401,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2417,6 +2449,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2461,6 +2495,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2505,6 +2541,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,6 +2587,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2599,6 +2639,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2659,6 +2701,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2747,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2749,6 +2795,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2789,7 +2837,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2818,6 +2866,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -2836,7 +2888,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -2859,6 +2911,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2884,6 +2940,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2928,6 +2986,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -2974,6 +3034,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3018,6 +3080,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,6 +3140,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3136,6 +3202,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +3248,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3224,7 +3294,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3259,6 +3329,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3277,7 +3351,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -3300,6 +3374,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3325,6 +3403,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,6 +3449,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -3415,6 +3497,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3459,6 +3543,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3603,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3567,6 +3655,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3627,6 +3717,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3671,6 +3763,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3714,7 +3808,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -3764,6 +3858,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3803,6 +3901,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,6 +3947,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -3893,6 +3995,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,6 +4041,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3995,6 +4101,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4041,6 +4149,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,6 +4195,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4129,6 +4241,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4287,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,6 +4339,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4385,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4327,6 +4447,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +4493,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4417,6 +4541,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,7 +4584,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -4497,6 +4623,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4522,6 +4652,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4566,6 +4698,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -4612,6 +4746,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,6 +4792,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4714,6 +4852,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4760,6 +4900,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +4946,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4854,6 +4998,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4898,6 +5044,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4958,6 +5106,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5002,6 +5152,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5048,6 +5200,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5089,7 +5243,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -5138,6 +5292,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -5177,6 +5335,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5221,6 +5381,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -5267,6 +5429,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,6 +5475,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5369,6 +5535,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5415,6 +5583,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5459,6 +5629,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5503,6 +5675,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5547,6 +5721,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5597,6 +5773,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +5819,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5701,6 +5881,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5745,6 +5927,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5791,6 +5975,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,7 +6023,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -5876,6 +6062,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -5919,6 +6109,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5963,6 +6155,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -6009,6 +6203,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6053,6 +6249,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6111,6 +6309,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6157,6 +6357,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,6 +6403,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6251,6 +6455,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6311,6 +6517,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +6563,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6401,6 +6611,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6447,7 +6659,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -6486,6 +6698,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -6529,6 +6745,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6573,6 +6791,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -6619,6 +6839,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6663,6 +6885,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6721,6 +6945,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6767,6 +6993,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6811,6 +7039,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6861,6 +7091,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6921,6 +7153,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6965,6 +7199,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7011,6 +7247,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,7 +7295,7 @@ export interface operations {
                  */
                 "Idempotency-Key"?: string;
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -7107,6 +7345,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -7150,6 +7392,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7194,6 +7438,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -7240,6 +7486,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7284,6 +7532,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7342,6 +7592,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7388,6 +7640,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7432,6 +7686,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7476,6 +7732,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7520,6 +7778,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7570,6 +7830,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7630,6 +7892,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7674,6 +7938,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7720,6 +7986,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7812,6 +8080,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -7852,6 +8124,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7896,6 +8170,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -7956,6 +8232,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8002,6 +8280,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8046,6 +8326,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8090,6 +8372,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8140,6 +8424,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8200,6 +8486,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8244,6 +8532,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8290,6 +8580,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8382,6 +8674,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -8422,6 +8718,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8466,6 +8764,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -8526,6 +8826,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8572,6 +8874,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8616,6 +8920,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8660,6 +8966,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8710,6 +9018,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8770,6 +9080,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8814,6 +9126,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8860,6 +9174,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8948,6 +9264,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -8988,6 +9308,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9032,6 +9354,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -9092,6 +9416,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9138,6 +9464,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9182,6 +9510,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9226,6 +9556,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9276,6 +9608,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9336,6 +9670,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9380,6 +9716,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9426,6 +9764,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9514,6 +9854,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -9543,6 +9887,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,6 +9933,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -9647,6 +9995,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9693,6 +10043,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9737,6 +10089,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9781,6 +10135,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9831,6 +10187,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9891,6 +10249,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9935,6 +10295,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9981,6 +10343,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10021,7 +10385,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -10050,6 +10414,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -10072,7 +10440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -10095,6 +10463,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10120,6 +10492,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10164,6 +10538,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -10210,6 +10586,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10268,6 +10646,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10328,6 +10708,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10372,6 +10754,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10460,6 +10844,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -10504,6 +10892,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10548,6 +10938,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -10594,6 +10986,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10652,6 +11046,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10698,6 +11094,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10742,6 +11140,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,6 +11186,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10836,6 +11238,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10896,6 +11300,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10940,6 +11346,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10986,6 +11394,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11026,7 +11436,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -11061,6 +11471,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -11081,7 +11495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -11104,6 +11518,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11129,6 +11547,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11173,6 +11593,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -11219,6 +11641,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11263,6 +11687,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11321,6 +11747,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11371,6 +11799,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11431,6 +11861,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11475,6 +11907,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11518,7 +11952,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -11557,6 +11991,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11582,6 +12020,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11626,6 +12066,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -11672,6 +12114,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11716,6 +12160,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11774,6 +12220,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11820,6 +12268,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11864,6 +12314,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11914,6 +12366,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11958,6 +12412,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12018,6 +12474,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12062,6 +12520,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12108,6 +12568,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12149,7 +12611,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -12198,6 +12660,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -12239,6 +12705,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12283,6 +12751,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -12329,6 +12799,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12373,6 +12845,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12431,6 +12905,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12477,6 +12953,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12521,6 +12999,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12565,6 +13045,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12609,6 +13091,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12659,6 +13143,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12703,6 +13189,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12763,6 +13251,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12807,6 +13297,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12853,6 +13345,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12989,7 +13483,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -13018,6 +13512,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -13039,7 +13537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][] | components["schemas"]["ItemPageEnvelope"] | components["schemas"]["ItemCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -13062,6 +13560,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13087,6 +13589,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13131,6 +13635,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -13177,6 +13683,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13235,6 +13743,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13285,6 +13795,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13345,6 +13857,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13389,6 +13903,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13475,6 +13991,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -13519,6 +14039,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13563,6 +14085,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -13609,6 +14133,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13667,6 +14193,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13713,6 +14241,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13757,6 +14287,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13801,6 +14333,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13845,6 +14379,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13895,6 +14431,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13955,6 +14493,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13999,6 +14539,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14045,6 +14587,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14085,7 +14629,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -14120,6 +14664,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -14137,7 +14685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -14160,6 +14708,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14185,6 +14737,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14229,6 +14783,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -14275,6 +14831,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14319,6 +14877,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14377,6 +14937,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14427,6 +14989,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14487,6 +15051,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14531,6 +15097,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14574,7 +15142,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -14625,6 +15193,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -14663,6 +15235,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14707,6 +15281,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -14753,6 +15329,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14797,6 +15375,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14855,6 +15435,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14901,6 +15483,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14945,6 +15529,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14989,6 +15575,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15033,6 +15621,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15083,6 +15673,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15127,6 +15719,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15187,6 +15781,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15231,6 +15827,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15277,6 +15875,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15318,7 +15918,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -15357,6 +15957,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15382,6 +15986,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15426,6 +16032,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -15472,6 +16080,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15516,6 +16126,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15574,6 +16186,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15620,6 +16234,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15664,6 +16280,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15714,6 +16332,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15758,6 +16378,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15818,6 +16440,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15862,6 +16486,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15908,6 +16534,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15949,7 +16577,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -15998,6 +16626,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -16036,6 +16668,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16080,6 +16714,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -16126,6 +16762,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16170,6 +16808,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16868,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16274,6 +16916,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16318,6 +16962,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16362,6 +17008,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16406,6 +17054,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16456,6 +17106,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16500,6 +17152,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16560,6 +17214,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16604,6 +17260,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -16650,6 +17308,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16770,7 +17430,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -16799,6 +17459,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -16822,7 +17486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -16845,6 +17509,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16870,6 +17538,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16914,6 +17584,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -16960,6 +17632,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17018,6 +17692,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17068,6 +17744,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17128,6 +17806,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17172,6 +17852,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17257,6 +17939,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -17303,6 +17989,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17347,6 +18035,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -17393,6 +18083,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17451,6 +18143,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17497,6 +18191,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17541,6 +18237,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17585,6 +18283,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17629,6 +18329,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17679,6 +18381,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17739,6 +18443,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17783,6 +18489,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17829,6 +18537,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17869,7 +18579,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -17904,6 +18614,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -17923,7 +18637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -17946,6 +18660,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17971,6 +18689,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18015,6 +18735,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -18061,6 +18783,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18105,6 +18829,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18163,6 +18889,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18213,6 +18941,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18273,6 +19003,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18317,6 +19049,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18360,7 +19094,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -18410,6 +19144,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -18450,6 +19188,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18494,6 +19234,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -18540,6 +19282,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18584,6 +19328,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18642,6 +19388,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18688,6 +19436,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18732,6 +19482,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18776,6 +19528,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18820,6 +19574,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18870,6 +19626,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18914,6 +19672,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -18974,6 +19734,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19018,6 +19780,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19064,6 +19828,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19105,7 +19871,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -19144,6 +19910,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19169,6 +19939,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19213,6 +19985,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -19259,6 +20033,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19303,6 +20079,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19361,6 +20139,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19407,6 +20187,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19451,6 +20233,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19501,6 +20285,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19545,6 +20331,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19605,6 +20393,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19649,6 +20439,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -19695,6 +20487,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19736,7 +20530,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -19785,6 +20579,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -19825,6 +20623,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19869,6 +20669,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -19915,6 +20717,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19959,6 +20763,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20017,6 +20823,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20063,6 +20871,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20107,6 +20917,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20151,6 +20963,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20195,6 +21009,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20245,6 +21061,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20289,6 +21107,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20349,6 +21169,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20393,6 +21215,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20439,6 +21263,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20517,6 +21343,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -20559,6 +21389,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20603,6 +21435,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -20649,6 +21483,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20693,6 +21529,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20751,6 +21589,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20797,6 +21637,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20847,6 +21689,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20907,6 +21751,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20951,6 +21797,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -20997,6 +21845,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21070,6 +21920,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21095,6 +21949,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21139,6 +21995,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -21185,6 +22043,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21229,6 +22089,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21287,6 +22149,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21337,6 +22201,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21397,6 +22263,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21441,6 +22309,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -21487,6 +22357,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21599,7 +22471,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -21634,6 +22506,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -21655,7 +22531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -21678,6 +22554,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21703,6 +22583,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21747,6 +22629,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -21793,6 +22677,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21837,6 +22723,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21895,6 +22783,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21945,6 +22835,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22005,6 +22897,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22049,6 +22943,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22139,6 +23035,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
@@ -22183,6 +23083,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22227,6 +23129,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -22273,6 +23177,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22317,6 +23223,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22375,6 +23283,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22421,6 +23331,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22465,6 +23377,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22509,6 +23423,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22553,6 +23469,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22603,6 +23521,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22663,6 +23583,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22707,6 +23629,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -22753,6 +23677,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22793,7 +23719,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -22833,6 +23759,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -22850,7 +23780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -22873,6 +23803,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22898,6 +23832,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22942,6 +23878,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -22988,6 +23926,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23032,6 +23972,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23090,6 +24032,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23140,6 +24084,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23200,6 +24146,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23244,6 +24192,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23287,7 +24237,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -23331,6 +24281,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -23356,6 +24310,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23400,6 +24356,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -23446,6 +24404,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23490,6 +24450,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23548,6 +24510,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23594,6 +24558,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23638,6 +24604,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23688,6 +24656,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23732,6 +24702,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23792,6 +24764,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23836,6 +24810,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -23882,6 +24858,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23923,7 +24901,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -23977,6 +24955,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -24015,6 +24997,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24059,6 +25043,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -24105,6 +25091,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24149,6 +25137,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24207,6 +25197,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -24253,6 +25245,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24297,6 +25291,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24341,6 +25337,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24385,6 +25383,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24435,6 +25435,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24479,6 +25481,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -24539,6 +25543,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24583,6 +25589,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -24629,6 +25637,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24741,7 +25751,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -24776,6 +25786,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -24799,7 +25813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -24822,6 +25836,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24847,6 +25865,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24891,6 +25911,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -24937,6 +25959,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24981,6 +26005,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25039,6 +26065,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25089,6 +26117,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -25149,6 +26179,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25193,6 +26225,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -25307,7 +26341,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -25347,6 +26381,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -25368,7 +26406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -25391,6 +26429,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25416,6 +26458,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25460,6 +26504,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -25506,6 +26552,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25550,6 +26598,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25608,6 +26658,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25658,6 +26710,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -25718,6 +26772,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25762,6 +26818,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -25818,7 +26876,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -25847,6 +26905,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -25888,7 +26950,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventPage"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -25911,6 +26973,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25936,6 +27002,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25980,6 +27048,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -26026,6 +27096,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26084,6 +27156,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26134,6 +27208,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -26194,6 +27270,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26238,6 +27316,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -26280,7 +27360,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -26315,6 +27395,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -26346,7 +27430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -26369,6 +27453,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26394,6 +27482,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26438,6 +27528,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -26484,6 +27576,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26528,6 +27622,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26586,6 +27682,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26636,6 +27734,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -26696,6 +27796,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26740,6 +27842,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -26782,7 +27886,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -26811,6 +27915,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -26837,7 +27945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"][];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -26860,6 +27968,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26885,6 +27997,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26929,6 +28043,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -26975,6 +28091,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27033,6 +28151,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -27093,6 +28213,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27137,6 +28259,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -27180,7 +28304,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -27226,6 +28350,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -27276,6 +28404,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27320,6 +28450,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -27366,6 +28498,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27424,6 +28558,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27468,6 +28606,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27512,6 +28652,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27556,6 +28698,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27606,6 +28750,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -27666,6 +28812,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27689,7 +28837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -27710,6 +28858,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -27735,6 +28885,52 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -27752,7 +28948,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -27787,6 +28983,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -27811,7 +29011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -27834,6 +29034,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27859,6 +29063,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27903,6 +29109,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -27949,6 +29157,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27993,6 +29203,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28051,6 +29263,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28101,6 +29315,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -28161,6 +29377,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28205,6 +29423,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -28248,7 +29468,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -28287,6 +29507,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -28312,6 +29536,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28356,6 +29582,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -28402,6 +29630,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28446,6 +29676,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28483,6 +29715,54 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -28504,6 +29784,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28548,6 +29830,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28598,6 +29882,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28642,6 +29928,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -28702,6 +29990,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28725,7 +30015,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -28746,6 +30036,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -28771,6 +30063,52 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     updateWebhook: {
@@ -28789,7 +30127,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise), atomically under concurrent writers. `*`: no version check. One tag only (several: 400). Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
+                 * @description The strong ETag of the version being changed: the write happens only if the resource is still at it (412 otherwise, also for a weak tag or one this server never issued), atomically under concurrent writers. `*`: no version check. One tag only; several, or anything else, is 400. Required (428) on PUT, PATCH and DELETE when the deployment sets REQUIRE_IF_MATCH.
                  * @example "3.r2"
                  */
                 "If-Match"?: string;
@@ -28838,6 +30176,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     [name: string]: unknown;
@@ -28883,6 +30225,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28927,6 +30271,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -28973,6 +30319,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29017,6 +30365,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29054,6 +30404,54 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
+            409: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Username already registered"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Username already registered",
+                     *       "instance": "/users/7",
+                     *       "code": "CONFLICT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Precondition failed: the resource changed since the `If-Match` tag */
             412: {
                 headers: {
@@ -29075,6 +30473,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29119,6 +30519,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29163,6 +30565,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29207,6 +30611,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29257,6 +30663,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29301,6 +30709,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -29361,6 +30771,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29384,7 +30796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -29405,6 +30817,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -29430,6 +30844,52 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -29448,7 +30908,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -29495,6 +30955,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -29543,6 +31007,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29587,6 +31053,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -29633,6 +31101,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29677,6 +31147,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29714,7 +31186,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -29735,6 +31207,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29779,6 +31255,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29823,6 +31301,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29867,6 +31347,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29917,6 +31399,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -29977,6 +31461,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30000,7 +31486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -30021,6 +31507,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -30046,6 +31534,52 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     pingWebhook: {
@@ -30064,7 +31598,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -30101,6 +31635,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -30154,6 +31692,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30198,6 +31738,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -30244,6 +31786,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30288,6 +31832,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30325,7 +31871,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
-            /** @description Conflict with existing data */
+            /** @description Conflict with existing data; or the resource is being changed by others right now (then with `Retry-After`, and nothing of this request was changed: retry after it) */
             409: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -30346,6 +31892,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30390,6 +31940,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30440,6 +31992,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -30500,6 +32054,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30523,7 +32079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -30544,6 +32100,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -30563,6 +32121,52 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
@@ -30590,7 +32194,7 @@ export interface operations {
                  * @example 2
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
-                /** @description Entity tags from earlier responses (or `*`): 304 without a body while one still matches (weak comparison). */
+                /** @description Entity tags from earlier responses, comma-separated (or `*`): 304 without a body while one still matches (weak comparison). Anything else is 400. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -30625,6 +32229,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
                     /** @description RFC 8288 links of a listing: `first`, `prev` where the style can go back, `next` when there is more; relative to this URL and consistent with the body (`nextPageToken`, `page`, `offset`, last id). */
@@ -30672,7 +32280,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            /** @description Not modified: the `If-None-Match` tag still matches (no body) */
+            /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
             304: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -30695,6 +32303,10 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: string;
                     /** @description Entity tag of this representation: strong on a single resource (a versioned one: `"<version>.r<API version>"`; on a post `"<version>.l<like count>.r<API version>"`), weak (`W/`) on a listing. Send it back as `If-None-Match` (304 while unchanged) or, on a versioned resource, as `If-Match` to write only that version (412 otherwise). */
                     ETag?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -30720,6 +32332,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30764,6 +32378,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -30810,6 +32426,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30854,6 +32472,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30912,6 +32532,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30962,6 +32584,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -31022,6 +32646,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31066,6 +32692,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -31109,7 +32737,7 @@ export interface operations {
                  */
                 "X-API-Version"?: "1" | "v1" | "1.0" | "v1.0" | "1.0.0" | "v1.0.0" | "2" | "v2" | "2.0" | "v2.0" | "2.0.0" | "v2.0.0";
                 /**
-                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per caller and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
+                 * @description Makes a retry safe: the first outcome (status, body, Location/ETag/Content-Type/X-API-Version) is kept 24 h per account (the user or API key behind the credential, never its username) and key, and a retry with the same key and request replays it (`Idempotent-Replayed: true`) to a credential that may still make the request (a token refused since, e.g. of a deactivated user: 401; one without the scope: 403, as a fresh request); the same request is the same method, URL, body (whatever the order of its members) and representation (API version, problem details). The same key with another request is 422; while the first still runs, 409 + Retry-After. 5xx, 401, 403 and 412 outcomes are not kept (a retry runs again). 1-255 printable ASCII characters (otherwise the validation status).
                  * @example 4f1c7e0a-9a51-4c3e-8d0b-2b9f6f1d7c10
                  */
                 "Idempotency-Key"?: string;
@@ -31151,6 +32779,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description For this caller only (`private, no-cache`): a browser may keep it and revalidates it with its ETag before reuse (304 while unchanged); no shared cache (proxy, CDN) keeps it, whatever carries the credential. */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description What selects this answer besides the URL: `Origin`, `X-API-Version`, `Accept` and the credential headers `Authorization`, `X-API-Key`, `Cookie` (an API key in `api_key` is in the URL). No content coding is applied: Accept-Encoding selects nothing. */
+                    Vary?: string;
                     /** @description `true` when this response is the stored outcome of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     /** @description `unavailable`: the key could not be checked (Redis unreachable, IDEMPOTENCY_FAIL_MODE=open) and the request ran without the guarantee; `not-stored`: a credential-issuing route checks the key but stores no outcome. */
@@ -31204,6 +32836,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31248,6 +32882,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description The scheme to authenticate with (RFC 9110 §15.5.2): `Bearer`, with `error="invalid_token"` when the bearer token sent was refused (RFC 6750). */
                     "WWW-Authenticate"?: "Bearer" | "Bearer error=\"invalid_token\"";
                     [name: string]: unknown;
@@ -31294,6 +32930,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31338,6 +32976,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31396,6 +33036,10 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31440,6 +33084,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31490,6 +33136,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -31550,6 +33198,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31573,7 +33223,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A dependency is temporarily unavailable */
+            /** @description Nothing was changed and nothing will be: a dependency was unavailable, or the deadline passed before the change started. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Correlation id: the caller's own when sane, else generated. */
@@ -31594,6 +33244,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -31613,6 +33265,52 @@ export interface operations {
                      *       "detail": "Service temporarily unavailable",
                      *       "instance": "/users/7",
                      *       "code": "SERVICE_UNAVAILABLE",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The change was sent but its outcome is not known (a dependency stopped answering in time); no `Retry-After`. Do not repeat the request blindly: read the resource first (its `version` and ETag tell whether the change is in), or repeat a POST with the same `Idempotency-Key`, which answers the real outcome once it is known (409 while it is not yet). Retrying a POST without a key may do it twice */
+            504: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/outcome-unknown",
+                     *       "title": "Outcome unknown",
+                     *       "status": 504,
+                     *       "detail": "The change may or may not have been made; read the resource (its version tells) or retry with the same Idempotency-Key",
+                     *       "instance": "/users/7",
+                     *       "code": "OUTCOME_UNKNOWN",
                      *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
                      *     }
                      */
