@@ -1,5 +1,5 @@
 /**
- * A subgraph that hangs or stops: an own gateway (SUBGRAPH_TIMEOUT_MS=1000) and REST facade over an own users
+ * A subgraph that hangs or stops: an own gateway (SUBGRAPH_TIMEOUT_MS=2500) and REST facade over an own users
  * subgraph, a never-answering "items" subgraph and the shared auth and posts subgraphs. What needs the sick subgraph
  * is a 503 with Retry-After (REST) or SERVICE_UNAVAILABLE (GraphQL) within the timeout; everything else is unaffected.
  */
@@ -9,7 +9,9 @@ import { freePort, makeTempDir, type ManagedProcess } from '@platform/dev-stack'
 import { errorCodes, unique, http, startExtraApp, testStack } from '@platform/testing';
 
 const stack = testStack();
-const SUBGRAPH_TIMEOUT_MS = 1_000;
+// Long enough that a loaded CI machine answers a healthy subgraph well within it (the "unaffected" check), short
+// enough for the hanging cases to stay quick.
+const SUBGRAPH_TIMEOUT_MS = 2_500;
 const WRITE_COMMIT_TIMEOUT_MS = 500;
 /** A mutation is waited for past the deadline by the commit bound and 1.5 s of slack (ADR 0020). */
 const MUTATION_WAIT_MS = SUBGRAPH_TIMEOUT_MS + WRITE_COMMIT_TIMEOUT_MS + 1_500;
@@ -127,12 +129,12 @@ describe('a hanging or stopped subgraph', () => {
       http.graphql(gatewayUrl, '{ user(id: "1") { id username } }', {}, { token }),
     );
     expect(errorCodes(graphql.result.body)).toEqual(['SERVICE_UNAVAILABLE']);
-    expect(graphql.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
+    expect(graphql.ms).toBeLessThan(1_500);
 
     const viaRest = await timed(() => http.get(`${restUrl}/users/1`, { token }));
     expect(viaRest.result.status).toBe(503);
     expect(viaRest.result.headers.get('retry-after')).toBeTruthy();
-    expect(viaRest.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
+    expect(viaRest.ms).toBeLessThan(1_500);
 
     const posts = await http.get(`${restUrl}/posts/1`, { token });
     expect(posts.status).not.toBe(503);
@@ -142,6 +144,6 @@ describe('a hanging or stopped subgraph', () => {
     const write = await timed(() => http.patch(`${restUrl}/users/1`, { token, json: { full_name: 'x' } }));
     expect(write.result.status).toBe(503);
     expect(write.result.headers.get('retry-after')).toBeTruthy();
-    expect(write.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 500);
+    expect(write.ms).toBeLessThan(1_500);
   });
 });
