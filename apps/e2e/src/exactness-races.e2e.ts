@@ -74,15 +74,17 @@ const createPost = async (token: string) => {
   return created.body.id as number;
 };
 /**
- * A like or unlike as a client sends it: a 503 (the subgraph deadline passed under this burst on a loaded machine) is
- * retried after its Retry-After, as the error contract tells clients to; both are idempotent, so exactness must hold
- * whatever the first attempt did. Any other answer is returned as is.
+ * A like or unlike as a client sends it: a 503 (the subgraph deadline passed under this burst on a loaded machine,
+ * nothing committed) is retried after its Retry-After, as the error contract tells clients to; a 504 OUTCOME_UNKNOWN
+ * (sent, outcome not learned in time: ADR 0020) is repeated too, which is safe here because a like is a set
+ * membership (repeating one changes nothing; a POST that creates would need its Idempotency-Key). Exactness must hold
+ * whatever each attempt did. Any other answer is returned as is.
  */
 const retried = async <T extends { status: number; headers: Headers }>(send: () => Promise<T>): Promise<T> => {
   for (let attempt = 1; ; attempt += 1) {
     const answer = await send();
-    if (answer.status !== 503 || attempt === 3) return answer;
-    const retryAfter = Number(answer.headers.get('retry-after'));
+    if ((answer.status !== 503 && answer.status !== 504) || attempt === 5) return answer;
+    const retryAfter = answer.status === 503 ? Number(answer.headers.get('retry-after')) : 1;
     expect(retryAfter).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 1_000 * retryAfter));
   }

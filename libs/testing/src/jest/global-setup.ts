@@ -63,6 +63,12 @@ export default async function globalSetup(): Promise<void> {
       ...productionMode(subgraphSecret),
       RATE_LIMIT_POINTS: '100000',
       LOGIN_RATE_LIMIT_POINTS: '100000',
+      // The write deadline (ADR 0020) with room for a 2-core machine running ~8 test files at once: the suite's bursts
+      // (100 likes, 20 racing PATCHes) then meet FerretDB's lock queue, not the deadline. What a deadline does is
+      // tested on systems of their own with short ones (write-deadlines, hardening-subgraph-outage).
+      SUBGRAPH_TIMEOUT_MS: '15000',
+      // A remote facade waits for a mutation's deadline, its commit bound and the slack (README).
+      GATEWAY_TIMEOUT_MS: '25000',
       BOOTSTRAP_ADMIN_USERNAME: 'admin',
       BOOTSTRAP_ADMIN_PASSWORD: 'admin-password-1',
       BOOTSTRAP_API_KEY: 'test-bootstrap-api-key-0123456789',
