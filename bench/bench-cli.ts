@@ -12,9 +12,8 @@
  *   npm run bench -- --only=rest.users.get,gateway.users.get --env GATEWAY_IN_PROCESS=true --out=/tmp/a.json
  *   npm run bench -- --quick --uncached  # include the uncached system (every cache and dedup off) in a short run too
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -60,6 +59,7 @@ import {
   type Target,
 } from './bench-results';
 import { runStreams, type RequestSpec, type Stream } from './load';
+import { readTicks, ticksPerSecond } from './proc-stats';
 
 const { GetUser } = OPERATIONS;
 
@@ -207,26 +207,6 @@ interface Scenario {
 }
 
 const randomInt = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
-
-function readTicks(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the whole line.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-
-function ticksPerSecond(): number {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-}
 
 const has = (body: unknown, path: readonly string[]): boolean => {
   let current: unknown = body;

@@ -160,6 +160,8 @@ export async function buildAll() {
     ['tools/bench-metrics-cost', join(root, 'bench', 'metrics-cost.ts')],
     // `npm run bench:sizing`: FerretDB v1's cost per query shape as the users collection grows (bench/sizing.ts).
     ['tools/bench-sizing', join(root, 'bench', 'sizing.ts')],
+    // `npm run bench:capacity`: memory and CPU per app under load, held to the k8s manifests' limits (bench/capacity.ts).
+    ['tools/bench-capacity', join(root, 'bench', 'capacity.ts')],
   ]);
   await build({ ...NODE_BUNDLE, entryPoints, outdir: join(root, 'dist'), sourcemap: 'linked' });
   await finishApps(APPS);

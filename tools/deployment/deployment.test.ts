@@ -17,9 +17,13 @@ import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { resolveJwtSecret } from '@platform/config';
 import {
   APP_NAMES,
+  containerSizing,
   DEFAULT_METRICS_PORTS,
   DEFAULT_PORTS,
   ensureGoTool,
+  heapHeadroomBytes,
+  heapLimitMiB,
+  manifestSizing,
   KUBE_SCORE,
   PROMTOOL,
   SUBGRAPH_NAMES,
@@ -51,6 +55,28 @@ const LEFT_TO_DEFAULT: Record<string, string> = {
   GATEWAY_TIMEOUT_MS: 'rest reads it only with GATEWAY_MODE=remote; the deployments run embedded',
   EVENTS_FAULT_POINT: 'fault injection for the crash tests only; ignored in production',
 };
+
+/**
+ * Variables Node itself reads, not an app's environment.ts: every app container sets them (beside what its code reads).
+ * NODE_OPTIONS carries the V8 heap limit sized against the container's memory limit (docs/capacity.md).
+ */
+const RUNTIME_VARIABLES = ['NODE_OPTIONS'];
+const MIB = 1024 * 1024;
+
+/**
+ * The memory rule for one app's container: a heap limit is set, a memory limit is set, and the limit exceeds the heap
+ * by heapHeadroomBytes (at least 128 MiB, a quarter of a larger limit: what Node holds outside the old space).
+ */
+function expectHeapBelowLimit(app: string, sizing: { heapMiB: number | undefined; memoryLimitBytes: number | undefined }): void {
+  expect({ app, heap: typeof sizing.heapMiB, limit: typeof sizing.memoryLimitBytes }).toEqual({ app, heap: 'number', limit: 'number' });
+  const limit = sizing.memoryLimitBytes!;
+  const outsideHeap = limit - sizing.heapMiB! * MIB;
+  expect({ app, headroomMiB: outsideHeap / MIB, enough: outsideHeap >= heapHeadroomBytes(limit) }).toEqual({
+    app,
+    headroomMiB: outsideHeap / MIB,
+    enough: true,
+  });
+}
 
 /** Who may connect to whom inside the cluster (issue 8): the callers of each app. */
 const ALLOWED_CALLERS: Record<string, string[]> = {
@@ -224,7 +250,7 @@ describe('deployment: docker-compose.yml', () => {
   it('when each app service is read, then it sets every variable its environment.ts reads, and only those', () => {
     for (const app of APP_NAMES) {
       const environment = compose.services[app]!['environment'] as Record<string, string>;
-      expect({ app, names: Object.keys(environment).sort() }).toEqual({ app, names: mustSet(app) });
+      expect({ app, names: Object.keys(environment).sort() }).toEqual({ app, names: [...mustSet(app), ...RUNTIME_VARIABLES].sort() });
       expect(environment['HOST']).toBe('0.0.0.0');
       expect(environment['NODE_ENV']).toBe('production');
       expect(Buffer.byteLength(interpolate(environment['JWT_SECRET']!))).toBeGreaterThanOrEqual(32);
@@ -269,6 +295,21 @@ describe('deployment: docker-compose.yml', () => {
     for (const app of APP_NAMES.filter((a) => appVariables[a].some((v) => v.name === 'REDIS_URL'))) {
       expect(compose.services[app]!['environment']['REDIS_URL']).toBe('redis://redis:6379');
       expect(compose.services[app]!['depends_on']['redis']).toEqual({ condition: 'service_healthy' });
+    }
+  });
+
+  it('when memory is read, then each app service has the heap (NODE_OPTIONS) and memory limit of its k8s Deployment, the heap below the limit by the headroom', () => {
+    for (const app of APP_NAMES) {
+      const service = compose.services[app]!;
+      const base = manifestSizing(root, app);
+      const nodeOptions = (service['environment'] as Record<string, string>)['NODE_OPTIONS'];
+      const memLimit = /^(\d+)m$/.exec(String(service['mem_limit']));
+      expect({ app, nodeOptions, memLimitMiB: memLimit ? Number(memLimit[1]) : service['mem_limit'] }).toEqual({
+        app,
+        nodeOptions: base.nodeOptions,
+        memLimitMiB: base.memoryLimitBytes! / MIB,
+      });
+      expectHeapBelowLimit(app, { heapMiB: heapLimitMiB(nodeOptions), memoryLimitBytes: Number(memLimit?.[1]) * MIB });
     }
   });
 
@@ -401,7 +442,7 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
         const object = find(source.configMapRef ? 'ConfigMap' : 'Secret', ref.name);
         for (const key of Object.keys(object['data'] ?? {})) names.add(key);
       }
-      expect({ app, names: [...names].sort() }).toEqual({ app, names: mustSet(app) });
+      expect({ app, names: [...names].sort() }).toEqual({ app, names: [...mustSet(app), ...RUNTIME_VARIABLES].sort() });
       for (const entry of container.env ?? []) {
         const ref = entry.valueFrom?.secretKeyRef ?? entry.valueFrom?.configMapKeyRef;
         if (!ref) continue;
@@ -501,6 +542,30 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
         pdb['spec'].selector.matchLabels,
       );
     }
+  });
+
+  it('when memory is read, then every app container sets a V8 heap limit (NODE_OPTIONS) below its memory limit by the headroom, and requests no more memory than its limit', () => {
+    for (const app of APP_NAMES) {
+      const sizing = containerSizing(find('Deployment', app));
+      expectHeapBelowLimit(app, sizing);
+      expect({ app, requestWithinLimit: (sizing.memoryRequestBytes ?? Infinity) <= sizing.memoryLimitBytes! }).toEqual({
+        app,
+        requestWithinLimit: true,
+      });
+    }
+  });
+
+  it('when the memory rule is given a heap raised to the limit, a missing heap or a missing limit, then it fails', () => {
+    const raised = structuredClone(find('Deployment', 'rest'));
+    const container = raised.spec.template.spec.containers[0];
+    const limitMiB = containerSizing(raised).memoryLimitBytes! / MIB;
+    container.env.find((e: { name: string }) => e.name === 'NODE_OPTIONS').value = `--max-old-space-size=${limitMiB}`;
+    expect(() => expectHeapBelowLimit('rest', containerSizing(raised))).toThrow();
+    container.env = container.env.filter((e: { name: string }) => e.name !== 'NODE_OPTIONS');
+    expect(() => expectHeapBelowLimit('rest', containerSizing(raised))).toThrow();
+    const unlimited = structuredClone(find('Deployment', 'users'));
+    delete unlimited.spec.template.spec.containers[0].resources.limits.memory;
+    expect(() => expectHeapBelowLimit('users', containerSizing(unlimited))).toThrow();
   });
 
   it('when NetworkPolicies are read, then ingress to every pod is denied but for exactly the allowed callers, which cover every internal URL an app reads', () => {

@@ -45,3 +45,11 @@ export {
 } from './go-tools';
 export { parsePrometheusText, promtoolCheckMetrics, samplesOf, type Sample } from './prometheus';
 export { repositoryRoot } from './repository-root';
+export {
+  containerSizing,
+  heapHeadroomBytes,
+  heapLimitMiB,
+  manifestSizing,
+  parseMemoryQuantity,
+  type ContainerSizing,
+} from './k8s-sizing';
