@@ -12,7 +12,7 @@ export interface EnvironmentVariable {
   optional: boolean;
 }
 
-const DEFAULTING = /^(port|metricsPort|host|booleanFlag)\(|\.optional\(\)|\.default\(/;
+const DEFAULTING = /^(port|metricsPort|compressionMinBytes|host|booleanFlag)\(|\.optional\(\)|\.default\(/;
 
 /**
  * The variables of the zod object literal given to `z.object({...})` or `.extend({...})` in a TypeScript source

@@ -74,6 +74,7 @@ const SETTINGS: Record<string, string> = {
   REQUIRE_IF_MATCH: 'true',
   REDIS_COMMAND_TIMEOUT_MS: '200',
   TRUST_PROXY: '1',
+  COMPRESSION_MIN_BYTES: '2048',
   CORS_ORIGINS: 'https://app.example.com',
   MAX_BODY_BYTES: '2097152',
   REQUEST_TIMEOUT_MS: '20000',

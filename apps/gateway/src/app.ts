@@ -25,7 +25,7 @@ import {
 } from '@platform/federation';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
-import { graphqlMetricsPlugin } from '@platform/service';
+import { graphqlMetricsPlugin, responseCompression } from '@platform/service';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
@@ -69,6 +69,8 @@ export interface GatewayAppOptions extends SupergraphGatewayOptions {
   apqCache?: RedisApqCache | undefined;
   /** Trusted-documents mode: operation id -> document; only these run. */
   trustedDocuments?: ReadonlyMap<string, string> | undefined;
+  /** COMPRESSION_MIN_BYTES: answers at least this large are compressed per Accept-Encoding; undefined: none. */
+  compressionMinBytes?: number | undefined;
 }
 
 export interface GatewayApp {
@@ -177,7 +179,11 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
   });
   const hardening = createHttpHardening({ corsOrigins: options.corsOrigins });
   const { rateLimiter } = options;
+  const compress = responseCompression(options.compressionMinBytes);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    compress(req, res, () => serve(req, res));
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hardening(req, res)) return;
     if (ide(req, res)) return;
     const presented = presentOf(req);

@@ -1,6 +1,6 @@
 /** The gateway's settings, parsed once at start. */
 import { z } from 'zod';
-import { booleanFlag, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
+import { booleanFlag, compressionMinBytes, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
 
 const schema = supergraphServiceEnvironment
   .extend({
@@ -15,6 +15,8 @@ const schema = supergraphServiceEnvironment
     RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
     REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
     TRUST_PROXY: z.string().default('false'),
+    /** Answers of at least this many bytes are compressed (gzip or Brotli, per Accept-Encoding); `off`: none. */
+    COMPRESSION_MIN_BYTES: compressionMinBytes(1024),
     CORS_ORIGINS: z.string().default(''),
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     /** The GraphQL IDE (apps/gateway/src/ide): `auto` = on in development, off in production. */

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     apqCache,
     trustedDocuments,
     readCache: createReadCache(env, logger, generations),
+    compressionMinBytes: env.COMPRESSION_MIN_BYTES,
   });
   await runService({
     name: 'gateway',

@@ -19,6 +19,8 @@ import { routeLabel } from './http/route-label';
 import { privateAnswers } from './http/cache-policy';
 import { establishCaller } from './http/caller';
 import type { Callers } from '@platform/federation';
+import { tagsPerCoding } from './http/conditional';
+import { responseCompression } from '@platform/service';
 
 export interface RestAppDeps {
   env: RestEnvironment;
@@ -38,6 +40,9 @@ export function createRestApp(deps: RestAppDeps): Express {
   app.disable('x-powered-by');
   applySecurity(app, env);
   app.use(corsAllowlist(env.CORS_ORIGINS));
+  // gzip / Brotli above COMPRESSION_MIN_BYTES; tagsPerCoding first, so its hook sees the coding compression chose.
+  app.use(tagsPerCoding);
+  app.use(responseCompression(env.COMPRESSION_MIN_BYTES));
   const limits = deps.rateLimiting ?? createRateLimiting({ ...env, REDIS_URL: undefined }, logger);
   app.set('etag', false);
   app.set('query parser', 'simple');

@@ -1,7 +1,7 @@
 /** The REST facade's settings (README.md#configuration), parsed once at start. */
 import { z } from 'zod';
 import { ERROR_FORMATS } from '@platform/errors';
-import { booleanFlag, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
+import { booleanFlag, compressionMinBytes, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
 
 // The supergraph settings (subgraph URLs, SUPERGRAPH_PATH, SUBGRAPH_TIMEOUT_MS, API_KEY_CACHE_*) are read with
 // GATEWAY_MODE=embedded (the default); GATEWAY_URL and GATEWAY_TIMEOUT_MS only with `remote`.
@@ -42,6 +42,8 @@ const schema = supergraphServiceEnvironment.extend({
   API_KEY_PROTECTION: booleanFlag(true),
   CORS_ORIGINS: z.string().default(''),
   TRUST_PROXY: z.string().default('false'),
+  /** Answers of at least this many bytes are compressed (gzip or Brotli, per Accept-Encoding); `off`: none. */
+  COMPRESSION_MIN_BYTES: compressionMinBytes(1024),
 });
 
 export type RestEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>>;

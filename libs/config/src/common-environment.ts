@@ -17,6 +17,14 @@ export const metricsPort = (fallback: number) =>
     .transform((value) => (value === 'off' ? undefined : value))
     .pipe(z.coerce.number<string>().int().min(0).max(65535).optional());
 
+/** COMPRESSION_MIN_BYTES: answers of at least this many bytes are compressed (0: all), or `off`: none. */
+export const compressionMinBytes = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((value) => (value === 'off' ? undefined : value))
+    .pipe(z.coerce.number<string>().int().min(0).max(16_777_216).optional());
+
 /** Loopback by default: nothing listens beyond 127.0.0.1 unless a deployment says so (containers set 0.0.0.0). */
 export const host = () => z.string().min(1).default('127.0.0.1');
 

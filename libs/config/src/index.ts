@@ -5,6 +5,7 @@ export {
   commonEnvironment,
   port,
   metricsPort,
+  compressionMinBytes,
   host,
   isProduction,
   graphqlLimitsOf,

@@ -16,3 +16,4 @@ export {
 export { readBody, BodyTooLargeError } from './read-body';
 export { graphqlMetricsPlugin } from './graphql-metrics';
 export { startMetricsListener, type MetricsListener } from './metrics-listener';
+export { responseCompression, type CompressionMiddleware } from './response-compression';

@@ -4,9 +4,16 @@
  * whose body was served, so a v1 and a v2 body of one record never share a tag. Other single resources get a strong tag
  * of their exact body bytes; listings a weak tag of theirs. `If-None-Match` on GET -> 304; `If-Match` on PUT/PATCH/DELETE
  * becomes the subgraph mutation's `expectedVersion`, so the check and the write are one step there (412 when stale).
+ *
+ * Under compression (ADR 0027) a strong tag names its content coding (`"3.r2-br"`, `"3.r2-gzip"`): RFC 9110 §8.8.3
+ * wants a strong validator to differ between representations of other bytes, and the coded bytes differ from the
+ * identity ones. Weak tags (listings) stay as they are: a weak tag may be shared by semantically equivalent
+ * representations. Comparisons read a tag without its coding (a tag names a version whatever its coding), so 304 and
+ * If-Match work with the tag of any coding a client holds.
  */
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
+import onHeaders from 'on-headers';
 import { AppError } from '@platform/errors';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from '../versioning/api-version';
 
@@ -52,17 +59,44 @@ export function readPrecondition(req: Request): void {
     );
 }
 
-/** `If-None-Match` against the response's tag, by weak comparison (RFC 9110 §13.1.2); its form was checked before. */
-export function notModified(req: Request, etag: string): boolean {
+/** The codings a strong tag may name (what the compression middleware applies); `"3.r2-br"` -> `"3.r2"`. */
+const CODING_SUFFIX = /-(?:br|gzip|deflate)"$/;
+const withoutCoding = (tag: string): string => tag.replace(CODING_SUFFIX, '"');
+
+/**
+ * Installed before the compression middleware, so its header hook runs after compression chose the coding: a strong
+ * ETag of a coded answer gets the coding's suffix; a weak one, or an identity answer, is left alone.
+ */
+export const tagsPerCoding: RequestHandler = (_req, res, next) => {
+  onHeaders(res, () => {
+    const coding = res.getHeader('content-encoding');
+    const etag = res.getHeader('etag');
+    if (typeof coding === 'string' && coding !== 'identity' && typeof etag === 'string' && etag.startsWith('"'))
+      res.setHeader('etag', `${withoutCoding(etag).slice(0, -1)}-${coding}"`);
+  });
+  next();
+};
+
+/**
+ * `If-None-Match` against the response's (identity) tag, by weak comparison (RFC 9110 §13.1.2) and whatever coding
+ * the client's tag names (its form was checked before): the tag the 304 answers (the one the client holds, still
+ * current), or null for none.
+ */
+export function notModified(req: Request, etag: string): string | null {
   const header = req.headers['if-none-match']?.trim();
-  if (!header) return false;
-  if (header === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+  if (!header) return null;
+  if (header === '*') return etag;
+  const opaque = (tag: string) => withoutCoding(tag.trim().replace(/^W\//, ''));
+  return header.split(',').find((tag) => opaque(tag) === opaque(etag))?.trim() ?? null;
 }
 
-/** Only the tags `versionTag` issues: a version, a post's like count, an API version this server serves. */
-const VERSION_TAG = new RegExp(`^"(\\d{1,15})\\.(?:l\\d{1,15}\\.)?r(?:${SUPPORTED_VERSIONS.join('|')})"$`);
+/**
+ * Only the tags `versionTag` issues: a version, a post's like count, an API version this server serves, and the coding
+ * of a compressed answer (every coding of a version is that version).
+ */
+const VERSION_TAG = new RegExp(
+  `^"(\\d{1,15})\\.(?:l\\d{1,15}\\.)?r(?:${SUPPORTED_VERSIONS.join('|')})(?:-(?:br|gzip|deflate))?"$`,
+);
 
 /** The expected version no record has: `If-None-Match: *` on a write (412 for an existing record, 404 for none). */
 export const NO_VERSION = -1;

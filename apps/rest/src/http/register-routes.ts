@@ -137,8 +137,10 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
   if (route.method === 'get' && result.status === 200) {
     // A single resource without a version of its own is tagged by its exact body (still a strong validator).
     const etag = result.headers?.['etag'] ?? bodyTag(result.body, false, apiVersionOf(res));
-    res.set('etag', etag);
-    if (notModified(req, etag)) {
+    // A 304 answers the tag the client holds (any coding of this representation), so its cache entry stays valid.
+    const held = notModified(req, etag);
+    res.set('etag', held ?? etag);
+    if (held) {
       res.status(304).end();
       return;
     }
