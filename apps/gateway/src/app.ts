@@ -73,6 +73,15 @@ export interface GatewayAppOptions extends SupergraphGatewayOptions {
   compressionMinBytes?: number | undefined;
 }
 
+/** A refusal that lets the facade's calls (its proof header checked) through. */
+const facadeExempt =
+  (
+    refuse: (request: { body: unknown; search: string }) => ReturnType<ReturnType<typeof unlistedDocumentRefusal>>,
+    isFacade: GatewayAppOptions['isFacade'],
+  ) =>
+  (request: { body: unknown; search: string; headers: IncomingMessage['headers'] }) =>
+    isFacade(request.headers[FACADE_PROOF_HEADER]) ? undefined : refuse(request);
+
 export interface GatewayApp {
   server: ApolloServer<GatewayContext>;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -152,8 +161,10 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     server,
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
+    // The facade's documents are built from the resource declarations (REST `expand`/`fields`: ADR 0027), so its calls
+    // are trusted by their proof, as their dry runs are; every other caller runs only what the manifest lists.
     refuse: unlisted
-      ? (request) => persistedQueryHashMismatch(request) ?? unlisted(request)
+      ? (request) => persistedQueryHashMismatch(request) ?? facadeExempt(unlisted, options.isFacade)(request)
       : persistedQueryHashMismatch,
     context: async (req, requestId, _logger, body) => {
       // The generations this request reads, once, named by what it asks (the same request reads the same ones).

@@ -47,7 +47,14 @@ export const resolvers = {
   },
   User: {
     ...(typeResolvers<UsersContext>(users) as UserResolvers),
-    __resolveReference: (reference, context) =>
-      isEntityId(reference.id) ? context.loaders.userById.load(Number(reference.id)) : null,
+    /**
+     * A user reached through a relation (`Item.owner`, `Post.author`, a REST expansion) is shown as `user(id)` shows it:
+     * a deactivated account is null (only internal callers still see it), so a relation reveals no more than a read.
+     */
+    __resolveReference: async (reference, context) => {
+      if (!isEntityId(reference.id)) return null;
+      const user = await context.loaders.userById.load(Number(reference.id));
+      return user && (user.isActive || context.principal?.kind === 'service') ? user : null;
+    },
   },
 } satisfies Resolvers;

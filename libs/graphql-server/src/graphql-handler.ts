@@ -18,7 +18,7 @@ export interface GraphQLHandlerOptions<TContext extends BaseContext> {
    * Refuses a request before Apollo Server parses anything (the gateway's trusted-documents mode): the parsed POST body
    * or the GET query string in, a client error out (answered 400), or undefined to go on.
    */
-  refuse?: (request: { body: unknown; search: string }) => GraphQLFormattedError | undefined;
+  refuse?: (request: { body: unknown; search: string; headers: IncomingMessage['headers'] }) => GraphQLFormattedError | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -111,7 +111,7 @@ export function createGraphQLHandler<TContext extends BaseContext>(
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     request.operation = operationNameOf(body, search);
-    const refusal = options.refuse?.({ body, search });
+    const refusal = options.refuse?.({ body, search, headers: req.headers });
     if (refusal) {
       sendJson(res, 400, { errors: [refusal] });
       return;

@@ -152,8 +152,14 @@ export class GraphQLHttpClient {
   /**
    * Executes an operation: its data, or its first error (or the upstream's absence) as an AppError. A mutation whose
    * request may have reached the upstream without an answer is OUTCOME_UNKNOWN, never a 503 inviting a retry.
+   * `translate` names an error by where it happened (a REST expansion), or leaves it to the usual translation.
    */
-  async execute<T>(request: GraphQLHttpRequest, headers?: Record<string, string>, timeoutMs?: number): Promise<T> {
+  async execute<T>(
+    request: GraphQLHttpRequest,
+    headers?: Record<string, string>,
+    timeoutMs?: number,
+    translate?: (error: GraphQLErrorLike) => AppError | undefined,
+  ): Promise<T> {
     let answer: GraphQLHttpAnswer;
     try {
       answer = await this.post(request, headers, timeoutMs);
@@ -162,7 +168,7 @@ export class GraphQLHttpClient {
         ? outcomeUnknown(error)
         : unavailableError(error);
     }
-    return dataOf(answer.payload as GraphQLResponse<T>);
+    return dataOf(answer.payload as GraphQLResponse<T>, translate);
   }
 
   close(): Promise<void> {
@@ -171,9 +177,13 @@ export class GraphQLHttpClient {
 }
 
 /** The data of an operation's result, or its first error as an AppError. */
-export function dataOf<T>(payload: GraphQLResponse<T>): T {
+export function dataOf<T>(
+  payload: GraphQLResponse<T>,
+  /** Names an error by where it happened (a REST expansion), or leaves it to the usual translation (undefined). */
+  translate?: (error: GraphQLErrorLike) => AppError | undefined,
+): T {
   const first = typeof payload === 'object' && payload !== null ? payload.errors?.[0] : undefined;
-  if (first) throw fromUpstreamError(first);
+  if (first) throw translate?.(first) ?? fromUpstreamError(first);
   if (typeof payload !== 'object' || payload === null || payload.data === undefined || payload.data === null)
     throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
   return payload.data;

@@ -19,7 +19,7 @@ import {
   type SupergraphGatewayOptions,
 } from '@platform/federation';
 import { dataOf, graphqlMetricsPlugin } from '@platform/service';
-import { wasPlanned, type CallCredentials, type Gateway, type Operation } from './gateway-client';
+import { wasPlanned, type CallCredentials, type ErrorTranslation, type Gateway, type Operation } from './gateway-client';
 
 /** The supergraph, its subgraphs and the logger as createSupergraphGateway takes them, and what the facade adds. */
 export interface EmbeddedGatewayOptions extends SupergraphGatewayOptions {
@@ -84,6 +84,7 @@ export class EmbeddedGateway implements Gateway {
     op: Operation<TData, TVariables>,
     variables: NoInfer<TVariables>,
     credentials: CallCredentials,
+    translate?: ErrorTranslation,
   ): Promise<TData> {
     const { requestId, clientIp, snapshot } = credentials;
     // The caller the facade established for this request (a refused credential: its 401 or 503 AppError).
@@ -96,7 +97,7 @@ export class EmbeddedGateway implements Gateway {
     );
     // The facade's documents never @defer, so the result is always a single one.
     if (response.body.kind !== 'single') throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
-    return dataOf(response.body.singleResult);
+    return dataOf(response.body.singleResult, translate);
   }
 
   async warmUp(operations: readonly Operation<unknown, unknown>[]): Promise<number> {

@@ -13,6 +13,7 @@ import {
 } from '@platform/federation';
 import type { GenerationSnapshot } from '@platform/read-cache';
 import { REQUEST_ID_HEADER } from '@platform/logging';
+import type { AppError, GraphQLErrorLike } from '@platform/errors';
 import { GraphQLHttpClient, type GraphQLResponse } from '@platform/service';
 import * as generated from '../operations/__generated__/operations';
 
@@ -83,6 +84,9 @@ export interface CallCredentials {
   snapshot?: GenerationSnapshot | undefined;
 }
 
+/** Names a GraphQL error by where it happened (a REST expansion's path); undefined: the usual translation. */
+export type ErrorTranslation = (error: GraphQLErrorLike) => AppError | undefined;
+
 /** What the routes execute their operations with, whichever GATEWAY_MODE runs. */
 export interface Gateway {
   /**
@@ -96,6 +100,7 @@ export interface Gateway {
     op: Operation<TData, TVariables>,
     variables: NoInfer<TVariables>,
     credentials: CallCredentials,
+    translate?: ErrorTranslation,
   ): Promise<TData>;
   /** Dry-runs each operation once (no subgraph is called) so its plan is cached; resolves to how many got planned. */
   warmUp(operations: readonly Operation<unknown, unknown>[]): Promise<number>;
@@ -128,12 +133,18 @@ export class GatewayClient implements Gateway {
     op: Operation<TData, TVariables>,
     variables: NoInfer<TVariables>,
     credentials: CallCredentials,
+    translate?: ErrorTranslation,
   ): Promise<TData> {
     const headers: Record<string, string> = { [REQUEST_ID_HEADER]: credentials.requestId };
     if (credentials.authorization) headers['authorization'] = credentials.authorization;
     if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
     if (credentials.clientIp) headers[CLIENT_IP_HEADER] = credentials.clientIp;
-    return this.client.execute<TData>({ operationName: op.name, query: op.document, variables }, headers);
+    return this.client.execute<TData>(
+      { operationName: op.name, query: op.document, variables },
+      headers,
+      undefined,
+      translate,
+    );
   }
 
   async warmUp(operations: readonly Operation<unknown, unknown>[]): Promise<number> {

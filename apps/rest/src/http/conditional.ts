@@ -91,11 +91,11 @@ export function notModified(req: Request, etag: string): string | null {
 }
 
 /**
- * Only the tags `versionTag` issues: a version, a post's like count, an API version this server serves, and the coding
- * of a compressed answer (every coding of a version is that version).
+ * Only the tags `versionTag` issues: a version, a post's like count, the digest of an answer with `expand` or `fields`,
+ * an API version this server serves, and the coding of a compressed answer (every coding of a version is that version).
  */
 const VERSION_TAG = new RegExp(
-  `^"(\\d{1,15})\\.(?:l\\d{1,15}\\.)?r(?:${SUPPORTED_VERSIONS.join('|')})(?:-(?:br|gzip|deflate))?"$`,
+  `^"(\\d{1,15})\\.(?:l\\d{1,15}\\.)?(?:x[\\w-]{22}\\.)?r(?:${SUPPORTED_VERSIONS.join('|')})(?:-(?:br|gzip|deflate))?"$`,
 );
 
 /** The expected version no record has: `If-None-Match: *` on a write (412 for an existing record, 404 for none). */

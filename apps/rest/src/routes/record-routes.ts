@@ -11,6 +11,14 @@ import { notFound } from '@platform/errors';
 import type { Operation } from '../gateway/gateway-client';
 import { defineRoute, type ResponseSpec, type RouteDefinition, type RouteResult } from '../http/route';
 import { versionTag } from '../http/conditional';
+import {
+  checkLimits,
+  readRecordSchema,
+  readSelection,
+  selectionDigest,
+  selectionParameters,
+  type ReadSelection,
+} from './read-selection';
 
 type InvalidIdStatus = 400 | 'validation';
 
@@ -91,6 +99,27 @@ export function locationOf(
   const values: Record<string, unknown> = { ...parents, [names.at(-1)!]: id };
   const prefix = apiVersion === undefined ? '' : `/v${apiVersion}`;
   return prefix + path.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
+}
+
+/** A read's query schema with `expand` and `fields` added (the route's own parameters kept). */
+export function withSelection(resource: Resource, query?: z.ZodType): z.ZodType {
+  const selection = selectionParameters(resource);
+  return query instanceof z.ZodObject ? query.extend(selection) : z.looseObject(selection);
+}
+
+/**
+ * A selected read's answer: the selection's representation, and a strong tag naming the record's version (what
+ * If-Match checks) and a digest of the body (expanded records change without the record's version moving).
+ */
+export function selectedAnswer(
+  read: ReadSelection<unknown>,
+  node: { version: number } & Record<string, unknown>,
+  apiVersion: number | undefined,
+  derived?: string,
+): Represented {
+  const body = read.represent(node);
+  const digest = selectionDigest(body);
+  return { status: 200, body, headers: { etag: versionTag(node.version, apiVersion, derived ? `${derived}.${digest}` : digest) } };
 }
 
 /** A created record's answer: 201, its representation and ETag, and its `Location`. */
@@ -184,17 +213,24 @@ export function recordRoutes<N extends { id: string; version: number }, P extend
       defineRoute({
         ...declared,
         ...text,
-        ...(query ? { query } : {}),
+        query: withSelection(declaration, query),
         method: 'get',
         description: `Needs \`${scopes.read}\`; an API key is accepted in place of a bearer token.${description ? ` ${description}` : ''}`,
         security: 'bearer-or-api-key',
         scope: scopes.read,
-        responses: { 200: { description: `The ${name}`, schema: schemas.public } },
-        handler: async ({ params, query: given, gateway, credentials, version }) => {
+        responses: { 200: { description: `The ${name}`, schema: readRecordSchema(declaration, schemas.public) } },
+        handler: async ({ params, query: given, gateway, credentials, version, env }) => {
           const variables = { ...variablesOf(params), ...argumentsOf(queryArguments, given) };
-          const node = rootOf(await gateway.execute(operation, variables, credentials));
+          const read = readSelection(operation, declaration, given);
+          if (!read) {
+            const node = rootOf(await gateway.execute(operation, variables, credentials));
+            if (!node) throw notFound(label, idOf(params));
+            return represented(node, version);
+          }
+          checkLimits(read, variables, env);
+          const node = rootOf(await gateway.execute(read.operation, variables, credentials, read.translate));
           if (!node) throw notFound(label, idOf(params));
-          return represented(node, version);
+          return selectedAnswer(read, node, version, resource.derived?.(node));
         },
       }),
 

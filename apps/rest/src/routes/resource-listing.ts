@@ -24,9 +24,13 @@ import type { RestEnvironment } from '../environment';
 import { defineRoute, type RouteDefinition, type RouteResult } from '../http/route';
 import { bodyTag } from '../http/conditional';
 import type { Operation } from '../gateway/gateway-client';
+import { checkLimits, readRecordSchema, readSelection, selectionParameters } from './read-selection';
 
-/** Parameters a list route accepts besides listing ones: the version selector and an API key in the query. */
-const RESERVED = ['version', 'api_key'];
+/**
+ * Parameters a list route accepts besides listing ones: the version selector, an API key in the query, and the
+ * selection (`expand`, `fields`: read-selection.ts).
+ */
+const RESERVED = ['version', 'api_key', 'expand', 'fields'];
 
 const secrets = new Map<string, Buffer>();
 const cursorSecretOf = (jwtSecret: string): Buffer => {
@@ -126,7 +130,7 @@ export interface ListRouteSpec<D, N, P extends z.ZodType> {
   /** `Items`: the 200 description's subject. */
   plural: string;
   /** Only when the parameters differ from the listing's own (a user's articles: no `author_id`). */
-  query?: z.ZodType;
+  query?: z.ZodObject;
   params?: P;
   operation: Operation<D>;
   /** Variables besides the listing's (the parent's id). */
@@ -156,12 +160,12 @@ export const listRoute = <D, N extends Readonly<Record<string, unknown>>, P exte
     security: 'bearer-or-api-key',
     ...(scope ? { scope } : {}),
     ...(spec.params ? { params: spec.params } : {}),
-    query: spec.query ?? listParameters(listing),
+    query: (spec.query ?? listParameters(listing)).extend(selectionParameters(spec.resource)),
     listing: true,
     responses: {
       200: {
         description: `${spec.plural}: an array by default, or an envelope`,
-        schema: listBodySchema(restSchemas(spec.resource).public),
+        schema: listBodySchema(readRecordSchema(spec.resource, restSchemas(spec.resource).public)),
       },
     },
     handler: async ({ params, request, gateway, credentials, env, version }) => {
@@ -174,8 +178,10 @@ export const listRoute = <D, N extends Readonly<Record<string, unknown>>, P exte
         spec.cursorScope ? { cursorScope: spec.cursorScope(path) } : {},
       );
       const variables = { ...spec.variables?.(path), ...toConnectionVariables(listQuery) };
-      const data = await gateway.execute(spec.operation, variables, credentials);
-      return listResponse(request, version, listQuery, spec.connectionOf(data, path), toPublic);
+      const read = readSelection(spec.operation, spec.resource, request.query);
+      if (read) checkLimits(read, variables, env);
+      const data = await gateway.execute(read?.operation ?? spec.operation, variables, credentials, read?.translate);
+      return listResponse(request, version, listQuery, spec.connectionOf(data, path), read?.represent ?? toPublic);
     },
   });
 };

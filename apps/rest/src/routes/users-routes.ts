@@ -19,7 +19,17 @@ import { defineRoute, type RouteDefinition, type Security } from '../http/route'
 import { versionTag } from '../http/conditional';
 import { OPERATIONS, type Operation } from '../gateway/gateway-client';
 import type { UserFieldsFragment } from '../operations/__generated__/operations';
-import { created, idParams, locationOf, recordRoutes, rootOf, type Represented } from './record-routes';
+import {
+  created,
+  idParams,
+  locationOf,
+  recordRoutes,
+  rootOf,
+  selectedAnswer,
+  withSelection,
+  type Represented,
+} from './record-routes';
+import { checkLimits, readRecordSchema, readSelection, selectionParameters } from './read-selection';
 import { filtersText, listBodyVariants, listQueryOf, listResponse } from './resource-listing';
 
 const {
@@ -50,9 +60,12 @@ const forcedStyleOf = (env: RestEnvironment) =>
   env.USERS_LIST_STYLE === 'auto' ? undefined : env.USERS_LIST_STYLE;
 
 /** Unversioned paths list the full User, v2 `{id, name, email}`, v1 `{id, name}`; every style in each. */
-const VERSIONED_LIST_BODIES = [schemas.public, schemas.views['v2']!, schemas.views['v1']!].flatMap((user) =>
-  listBodyVariants(user),
-);
+const viewOf = (name: 'v1' | 'v2') => ({ name, fields: users.views![name]!.fields, meta: users.views![name]!.meta });
+const VERSIONED_LIST_BODIES = [
+  readRecordSchema(users, schemas.public),
+  readRecordSchema(users, schemas.views['v2']!, viewOf('v2')),
+  readRecordSchema(users, schemas.views['v1']!, viewOf('v1')),
+].flatMap((user) => listBodyVariants(user));
 
 const UserIdParams = idParams({ user_id: 'User' });
 const USER_PATH = '/users/:user_id';
@@ -166,13 +179,15 @@ export const usersRoutes = [
       'Needs `users:read`. The pagination style follows from the parameters (cursor `pageSize`/`pageToken` -> envelope B; ' +
       '`page`/`size` -> envelope A; `lastSeenId`/`limit` or `skip`/`offset`/`limit` or none -> array), unless the deployment ' +
       `forces one with USERS_LIST_STYLE. ${filtersText(LISTINGS.users)} ` +
-      'Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2.',
+      'Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2 (where `fields` names ' +
+      "those; expanded records are always whole Users, as a user's own GET shows them).",
     tags: ['users'],
     security: 'bearer-or-api-key',
     scope: 'users:read',
-    query: listingQuerySchema(LISTINGS.users),
+    query: listingQuerySchema(LISTINGS.users).extend(selectionParameters(users)),
     listing: true,
-    documentedQuery: (env) => listingQuerySchema(LISTINGS.users, { forcedStyle: forcedStyleOf(env) }),
+    documentedQuery: (env) =>
+      listingQuerySchema(LISTINGS.users, { forcedStyle: forcedStyleOf(env) }).extend(selectionParameters(users)),
     responses: {
       200: {
         description: 'Users: an array, or envelope A (page/size), or envelope B (cursor)',
@@ -182,8 +197,16 @@ export const usersRoutes = [
     handler: async ({ request, gateway, credentials, env, version }) => {
       const style = forcedStyleOf(env);
       const listQuery = listQueryOf(request.query, LISTINGS.users, env, style ? { forcedStyle: style } : {});
-      const data = await gateway.execute(ListUsers, { ...toConnectionVariables(listQuery) }, credentials);
-      return listResponse(request, version, listQuery, data.users, (user) => toUserListItem(user, version));
+      const variables = { ...toConnectionVariables(listQuery) };
+      const view = version === 1 || version === 2 ? (`v${version}` as const) : undefined;
+      const read = readSelection(ListUsers, users, request.query, view ? { view: viewOf(view) } : {});
+      if (!read) {
+        const data = await gateway.execute(ListUsers, variables, credentials);
+        return listResponse(request, version, listQuery, data.users, (user) => toUserListItem(user, version));
+      }
+      checkLimits(read, variables, env);
+      const data = await gateway.execute(read.operation, variables, credentials, read.translate);
+      return listResponse(request, version, listQuery, data.users, read.represent);
     },
   }),
   // Before /users/:user_id, so that `me` is not taken for an id.
@@ -195,14 +218,17 @@ export const usersRoutes = [
     tags: ['users'],
     security: 'bearer',
     scope: 'users:read',
+    query: withSelection(users),
     responses: {
-      200: { description: 'The user the token was issued to', schema: schemas.public },
+      200: { description: 'The user the token was issued to', schema: readRecordSchema(users, schemas.public) },
       404: { description: 'The account no longer exists' },
     },
-    handler: async ({ gateway, credentials, version }) => {
-      const data = await gateway.execute(GetMe, {}, credentials);
+    handler: async ({ request, gateway, credentials, env, version }) => {
+      const read = readSelection(GetMe, users, request.query);
+      if (read) checkLimits(read, {}, env);
+      const data = await gateway.execute(read?.operation ?? GetMe, {}, credentials, read?.translate);
       if (!data.me) throw notFound('User', 'me');
-      return userResponse(data.me, version);
+      return read ? selectedAnswer(read, data.me, version) : userResponse(data.me, version);
     },
   }),
   accounts.get({

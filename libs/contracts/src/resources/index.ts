@@ -10,6 +10,7 @@ import { users } from './users';
 import { facadeDocuments, type ResourceOperations } from './graphql-documents';
 import { resourcesSdl, type SdlPart } from './graphql-schema';
 import type { Resource } from './resource';
+import { expandableRelations } from './expansions';
 
 export const RESOURCES = { users, items, posts, comments, apiKeys } as const;
 export type ResourceName = keyof typeof RESOURCES;
@@ -58,3 +59,19 @@ export { items, toCents, fromCents, unitsToCents, hasAtMostTwoDecimals } from '.
 export { posts, comments } from './posts';
 export { apiKeys, API_KEYS_PER_USER_MAX } from './api-keys';
 export { representation, storedRepresentation, graphqlInput, type Represented } from './rest-representation';
+export {
+  EXPAND_MAX_DEPTH,
+  EXPANDED_LIST_SIZE,
+  expandablePaths,
+  graphqlSelection,
+  parseSelection,
+  restPathOf,
+  selectedRepresentation,
+  selectedSchema,
+  selectionKey,
+  type ExpandableRelation,
+  type Selection,
+} from './expansions';
+
+/** What REST can expand on each resource: its references' relations, the inverse lists on it, its children. */
+export const relationsOf = expandableRelations(Object.values(RESOURCES) as Resource[]);
