@@ -222,6 +222,23 @@ describe('read cache across replicas sharing Redis', () => {
     expect(await graphqlItem()).toBeNull();
   });
 
+  it("when an item is read with expand=owner through both replicas, then the reads hit the cache, and a change of the owner through one replica is seen by the next expanded read through the other", async () => {
+    const owner = await register();
+    const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Expanded lamp', price: 3 } });
+    expect(created.status).toBe(201);
+    const path = `/items/${created.body.id}?expand=owner&fields=name,owner.full_name`;
+    const readAll = async () => {
+      await http.get(`${a.url}${path}`, { token: adminToken });
+      await http.get(`${b.url}${path}`, { token: adminToken });
+    };
+    // The remote facade's expanded operation runs on the gateway process (g), the embedded one's on b itself.
+    await warm(readAll, [b, g]);
+    const patched = await http.patch(`${a.url}/users/${owner.id}`, { token: owner.token, json: { full_name: 'Renamed Owner' } });
+    expect(patched.status).toBe(200);
+    const read = await http.get(`${b.url}${path}`, { token: adminToken });
+    expect(read.body).toEqual({ id: created.body.id, name: 'Expanded lamp', owner: { id: owner.id, full_name: 'Renamed Owner' } });
+  });
+
   it('when one writer and readers on both replicas and GraphQL race, then no read that starts after a write returned sees an older value', async () => {
     const owner = await register();
     const created = await http.post(`${a.url}/items/`, { token: owner.token, json: { name: 'Racer', price: 0 } });

@@ -189,14 +189,21 @@ export function graphqlSelection(
   selection: Selection,
   extra: readonly string[] = [],
   view?: Readonly<Record<string, string>>,
+  nested = false,
 ): string {
   const names = view ?? Object.fromEntries(shownFields(selection.resource).map((field) => [field.rest as string, field.key]));
   const keys = new Set<string>();
   for (const [name, key] of Object.entries(names)) if (!selection.fields || selection.fields.has(name)) keys.add(key);
   for (const key of extra) keys.add(key);
+  // An expanded record of another subgraph with only its id selected would be answered from the reference alone,
+  // without its subgraph deciding whether the caller may see it (a deactivated user is null): ask one public field too.
+  if (nested && [...keys].every((key) => key === 'id')) {
+    const resolving = shownFields(selection.resource).find((field) => field.kind !== 'id' && !field.read);
+    if (resolving) keys.add(resolving.key);
+  }
   const relations = [...selection.expand].map(
     ([name, { relation, selection: inner }]) =>
-      `${name}${relation.many ? `(first: ${EXPANDED_LIST_SIZE})` : ''} { ${graphqlSelection(inner)} }`,
+      `${name}${relation.many ? `(first: ${EXPANDED_LIST_SIZE})` : ''} { ${graphqlSelection(inner, [], undefined, true)} }`,
   );
   return [...keys, ...relations].join(' ');
 }
