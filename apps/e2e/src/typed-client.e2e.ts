@@ -11,7 +11,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { bearerAuth, createApiClient, formUrlEncoded, type ApiClient } from '@platform/client';
+import { bearerAuth, createApiClient, formUrlEncoded, type ApiClient, type Schemas } from '@platform/client';
 import { http, testStack } from '@platform/testing';
 import { unique } from './test/accounts';
 
@@ -124,6 +124,19 @@ describe('users, items and posts through the typed client', () => {
     const comments = await client.GET('/posts/{id}/comments', { params: { path: { id: postId } } });
     expect(comments.response.status).toBe(200);
     expect(JSON.stringify(comments.data)).toContain('First!');
+  });
+
+  it('when a post is read with expand and fields, then the answer is typed as the selected post with its expanded records', async () => {
+    const post = await client.POST('/posts', { body: { title: `${name} expands`, body: 'With its author.' } });
+    const { data, response } = await client.GET('/posts/{id}', {
+      params: { path: { id: post.data!.id }, query: { expand: ['author'], fields: ['title', 'author.username'] } },
+    });
+    expect(response.status).toBe(200);
+    // The plain Post is a PostSelected too: a client that asked for a selection reads it as one.
+    const selected: Schemas['PostSelected'] = data!;
+    const author: Schemas['UserSelected'] | null | undefined = selected.author;
+    expect(selected).toEqual({ id: post.data!.id, title: `${name} expands`, author: { id: userId, username: name } });
+    expect(author?.username).toBe(name);
   });
 
   it('when the API refuses a request, then the typed error is the problem details asked for', async () => {

@@ -163,7 +163,10 @@ describe('OpenAPI document: what the server does', () => {
       expect(valid({ data: [record], pagination })).toBe(true);
       expect(valid({ items: [record], total: 1, page: 1, size: 10 })).toBe(true);
     }
-    expect(valid({ data: [{ id: 1 }], pagination })).toBe(false);
+    // `{id}` alone is what `fields=id` answers (ADR 0027); a record without its id never is.
+    expect(valid({ data: [{ id: 1 }], pagination })).toBe(true);
+    expect(valid({ data: [{ name: 'alice' }], pagination })).toBe(false);
+    expect(valid({ data: [{ id: 1, name: 'alice', items: [{ id: 2, price: 'free' }] }], pagination })).toBe(false);
   });
 
   it('when the token endpoints are read, then the form body has its own schema and scopes are enumerated', () => {

@@ -68,16 +68,19 @@ export const listQueryOf = (
 
 export const listParameters = (spec: ListingSpec) => listingQuerySchema(spec);
 
-/** The three bodies a list route answers: an array (offset, keyset, no parameters), envelope A or envelope B. */
-export const listBodyVariants = <T extends z.ZodType>(record: T) =>
+/**
+ * The three bodies a list route answers: an array (offset, keyset, no parameters), envelope A or envelope B. `name`
+ * names the envelopes (`ItemCursorEnvelope`) when the record schema has no id of its own (a plain or selected record).
+ */
+export const listBodyVariants = <T extends z.ZodType>(record: T, name?: string) =>
   [
     z.array(record).max(LISTING_LIMITS.limit.max),
-    pageEnvelopeSchema(record),
-    cursorEnvelopeSchema(record),
+    pageEnvelopeSchema(record, name),
+    cursorEnvelopeSchema(record, name),
   ] as const;
 
 /** 200 body of a list route: an array (offset, keyset, no parameters), envelope A (page/size) or envelope B (cursor). */
-export const listBodySchema = <T extends z.ZodType>(record: T) => z.union(listBodyVariants(record));
+export const listBodySchema = <T extends z.ZodType>(record: T, name?: string) => z.union(listBodyVariants(record, name));
 
 export const LIST_STYLES_TEXT =
   'The pagination style follows from the parameters: `pageSize`/`pageToken` (or `cursor`) -> envelope B; `page`/`size` -> ' +
@@ -165,7 +168,10 @@ export const listRoute = <D, N extends Readonly<Record<string, unknown>>, P exte
     responses: {
       200: {
         description: `${spec.plural}: an array by default, or an envelope`,
-        schema: listBodySchema(readRecordSchema(spec.resource, restSchemas(spec.resource).public)),
+        schema: listBodySchema(
+          readRecordSchema(spec.resource, restSchemas(spec.resource).public),
+          spec.resource.rest.public.id,
+        ),
       },
     },
     handler: async ({ params, request, gateway, credentials, env, version }) => {

@@ -62,10 +62,10 @@ const forcedStyleOf = (env: RestEnvironment) =>
 /** Unversioned paths list the full User, v2 `{id, name, email}`, v1 `{id, name}`; every style in each. */
 const viewOf = (name: 'v1' | 'v2') => ({ name, fields: users.views![name]!.fields, meta: users.views![name]!.meta });
 const VERSIONED_LIST_BODIES = [
-  readRecordSchema(users, schemas.public),
-  readRecordSchema(users, schemas.views['v2']!, viewOf('v2')),
-  readRecordSchema(users, schemas.views['v1']!, viewOf('v1')),
-].flatMap((user) => listBodyVariants(user));
+  listBodyVariants(readRecordSchema(users, schemas.public), users.rest.public.id),
+  listBodyVariants(readRecordSchema(users, schemas.views['v2']!, viewOf('v2')), viewOf('v2').meta.id),
+  listBodyVariants(readRecordSchema(users, schemas.views['v1']!, viewOf('v1')), viewOf('v1').meta.id),
+].flat();
 
 const UserIdParams = idParams({ user_id: 'User' });
 const USER_PATH = '/users/:user_id';

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Needs `users:read`. The pagination style follows from the parameters (cursor `pageSize`/`pageToken` -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `skip`/`offset`/`limit` or none -> array), unless the deployment forces one with USERS_LIST_STYLE. Filters: `username`, `email`, `role`, `is_active`, each also as `field[eq|lt|gt|in]`. Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2.
+         * @description Needs `users:read`. The pagination style follows from the parameters (cursor `pageSize`/`pageToken` -> envelope B; `page`/`size` -> envelope A; `lastSeenId`/`limit` or `skip`/`offset`/`limit` or none -> array), unless the deployment forces one with USERS_LIST_STYLE. Filters: `username`, `email`, `role`, `is_active`, each also as `field[eq|lt|gt|in]`. Items: the full User on unversioned paths, `{id, name}` in v1 and `{id, name, email}` in v2 (where `fields` names those; expanded records are always whole Users, as a user's own GET shows them).
          */
         get: operations["listUsers"];
         put?: never;
@@ -756,9 +756,82 @@ export interface components {
             email: string;
             password: string & (unknown & unknown);
         };
+        /** @description A user as every response shows it. It never contains the password or its hash. As a read with `expand` or `fields` answers it: the id always, the other fields unless `fields` leaves them out, and each expanded relation under its name. */
+        UserSelected: {
+            /** Format: int64 */
+            id: number;
+            username?: string;
+            /** Format: email */
+            email?: string;
+            full_name?: string | null;
+            is_active?: boolean;
+            /** @enum {string} */
+            role?: "admin" | "member" | "viewer";
+            /** @description With `expand=items`: its first 20 items in id order. */
+            items?: components["schemas"]["ItemSelected"][];
+            /** @description With `expand=posts`: its first 20 posts in id order. */
+            posts?: components["schemas"]["PostSelected"][];
+        };
+        /** @description An item as every response shows it. As a read with `expand` or `fields` answers it: the id always, the other fields unless `fields` leaves them out, and each expanded relation under its name. */
+        ItemSelected: {
+            /** Format: int64 */
+            id: number;
+            name?: string;
+            description?: string | null;
+            price?: number;
+            /** @description The label the item is grouped by; absent when it has none */
+            category?: string;
+            owner_id?: number | null;
+            /** @description With `expand=owner`: the user it refers to, or null (none, or one the caller may not see). */
+            owner?: components["schemas"]["UserSelected"] | null;
+        };
+        /** @description A post. like_count counts distinct users who like it. As a read with `expand` or `fields` answers it: the id always, the other fields unless `fields` leaves them out, and each expanded relation under its name. */
+        PostSelected: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            author_id?: number;
+            title?: string;
+            body?: string;
+            /** Format: int64 */
+            like_count?: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp (UTC)
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp (UTC)
+             */
+            updated_at?: string;
+            /** @description With `expand=author`: the user it refers to, or null (none, or one the caller may not see). */
+            author?: components["schemas"]["UserSelected"] | null;
+            /** @description With `expand=comments`: its first 20 comments in id order. */
+            comments?: components["schemas"]["CommentSelected"][];
+        };
+        /** @description A comment on a post. As a read with `expand` or `fields` answers it: the id always, the other fields unless `fields` leaves them out, and each expanded relation under its name. */
+        CommentSelected: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            post_id?: number;
+            /** Format: int64 */
+            author_id?: number;
+            body?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp (UTC)
+             */
+            created_at?: string;
+            /** @description With `expand=post`: the post it refers to, or null (none, or one the caller may not see). */
+            post?: components["schemas"]["PostSelected"] | null;
+            /** @description With `expand=author`: the user it refers to, or null (none, or one the caller may not see). */
+            author?: components["schemas"]["UserSelected"] | null;
+        };
         /** @description Page envelope, variant A (page/size listing) */
         UserPageEnvelope: {
-            items: components["schemas"]["User"][];
+            items: (components["schemas"]["User"] | components["schemas"]["UserSelected"])[];
             /**
              * Format: int64
              * @description Number of records matching the filters
@@ -771,7 +844,7 @@ export interface components {
         };
         /** @description Page envelope, variant B (cursor listing) */
         UserCursorEnvelope: {
-            data: components["schemas"]["User"][];
+            data: (components["schemas"]["User"] | components["schemas"]["UserSelected"])[];
             pagination: {
                 /** @description Token of the next page; null when there are no further results */
                 nextPageToken: string | null;
@@ -799,9 +872,21 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        /** @description A listed user in API version 2: version 1 plus the e-mail address. As a read with `expand` or `fields` answers it: the id always, the other fields unless `fields` leaves them out, and each expanded relation under its name. */
+        UserV2Selected: {
+            /** Format: int64 */
+            id: number;
+            name?: string;
+            /** Format: email */
+            email?: string;
+            /** @description With `expand=items`: its first 20 items in id order. */
+            items?: components["schemas"]["ItemSelected"][];
+            /** @description With `expand=posts`: its first 20 posts in id order. */
+            posts?: components["schemas"]["PostSelected"][];
+        };
         /** @description Page envelope, variant A (page/size listing) */
         UserV2PageEnvelope: {
-            items: components["schemas"]["UserV2"][];
+            items: (components["schemas"]["UserV2"] | components["schemas"]["UserV2Selected"])[];
             /**
              * Format: int64
              * @description Number of records matching the filters
@@ -814,7 +899,7 @@ export interface components {
         };
         /** @description Page envelope, variant B (cursor listing) */
         UserV2CursorEnvelope: {
-            data: components["schemas"]["UserV2"][];
+            data: (components["schemas"]["UserV2"] | components["schemas"]["UserV2Selected"])[];
             pagination: {
                 /** @description Token of the next page; null when there are no further results */
                 nextPageToken: string | null;
@@ -839,9 +924,19 @@ export interface components {
             id: number;
             name: string;
         };
+        /** @description A listed user in API version 1: id and name (the username). As a read with `expand` or `fields` answers it: the id always, the other fields unless `fields` leaves them out, and each expanded relation under its name. */
+        UserV1Selected: {
+            /** Format: int64 */
+            id: number;
+            name?: string;
+            /** @description With `expand=items`: its first 20 items in id order. */
+            items?: components["schemas"]["ItemSelected"][];
+            /** @description With `expand=posts`: its first 20 posts in id order. */
+            posts?: components["schemas"]["PostSelected"][];
+        };
         /** @description Page envelope, variant A (page/size listing) */
         UserV1PageEnvelope: {
-            items: components["schemas"]["UserV1"][];
+            items: (components["schemas"]["UserV1"] | components["schemas"]["UserV1Selected"])[];
             /**
              * Format: int64
              * @description Number of records matching the filters
@@ -854,7 +949,7 @@ export interface components {
         };
         /** @description Page envelope, variant B (cursor listing) */
         UserV1CursorEnvelope: {
-            data: components["schemas"]["UserV1"][];
+            data: (components["schemas"]["UserV1"] | components["schemas"]["UserV1Selected"])[];
             pagination: {
                 /** @description Token of the next page; null when there are no further results */
                 nextPageToken: string | null;
@@ -1113,7 +1208,7 @@ export interface components {
         };
         /** @description Page envelope, variant A (page/size listing) */
         ItemPageEnvelope: {
-            items: components["schemas"]["Item"][];
+            items: (components["schemas"]["Item"] | components["schemas"]["ItemSelected"])[];
             /**
              * Format: int64
              * @description Number of records matching the filters
@@ -1126,7 +1221,7 @@ export interface components {
         };
         /** @description Page envelope, variant B (cursor listing) */
         ItemCursorEnvelope: {
-            data: components["schemas"]["Item"][];
+            data: (components["schemas"]["Item"] | components["schemas"]["ItemSelected"])[];
             pagination: {
                 /** @description Token of the next page; null when there are no further results */
                 nextPageToken: string | null;
@@ -1211,7 +1306,7 @@ export interface components {
         };
         /** @description Page envelope, variant A (page/size listing) */
         PostPageEnvelope: {
-            items: components["schemas"]["Post"][];
+            items: (components["schemas"]["Post"] | components["schemas"]["PostSelected"])[];
             /**
              * Format: int64
              * @description Number of records matching the filters
@@ -1224,7 +1319,7 @@ export interface components {
         };
         /** @description Page envelope, variant B (cursor listing) */
         PostCursorEnvelope: {
-            data: components["schemas"]["Post"][];
+            data: (components["schemas"]["Post"] | components["schemas"]["PostSelected"])[];
             pagination: {
                 /** @description Token of the next page; null when there are no further results */
                 nextPageToken: string | null;
@@ -1301,7 +1396,7 @@ export interface components {
         };
         /** @description Page envelope, variant A (page/size listing) */
         CommentPageEnvelope: {
-            items: components["schemas"]["Comment"][];
+            items: (components["schemas"]["Comment"] | components["schemas"]["CommentSelected"])[];
             /**
              * Format: int64
              * @description Number of records matching the filters
@@ -1314,7 +1409,7 @@ export interface components {
         };
         /** @description Page envelope, variant B (cursor listing) */
         CommentCursorEnvelope: {
-            data: components["schemas"]["Comment"][];
+            data: (components["schemas"]["Comment"] | components["schemas"]["CommentSelected"])[];
             pagination: {
                 /** @description Token of the next page; null when there are no further results */
                 nextPageToken: string | null;
@@ -1723,6 +1818,10 @@ export interface operations {
                 is_active?: boolean;
                 /** @description Filter: is_active is one of these comma-separated values (at most 100), each boolean. */
                 "is_active[in]"?: string;
+                /** @description Related records to include, in the answer under the relation's name: `items`, `posts`; dotted for nesting (`items.owner`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("items" | "items.owner" | "items.owner.items" | "items.owner.items.owner" | "items.owner.posts" | "items.owner.posts.author" | "items.owner.posts.comments" | "posts" | "posts.author" | "posts.author.items" | "posts.author.items.owner" | "posts.author.posts" | "posts.author.posts.author" | "posts.author.posts.comments" | "posts.comments" | "posts.comments.post" | "posts.comments.post.author" | "posts.comments.post.comments" | "posts.comments.author" | "posts.comments.author.items" | "posts.comments.author.posts")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, username, email, full_name, is_active, role. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -1787,7 +1886,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["User"][] | components["schemas"]["UserPageEnvelope"] | components["schemas"]["UserCursorEnvelope"] | components["schemas"]["UserV2"][] | components["schemas"]["UserV2PageEnvelope"] | components["schemas"]["UserV2CursorEnvelope"] | components["schemas"]["UserV1"][] | components["schemas"]["UserV1PageEnvelope"] | components["schemas"]["UserV1CursorEnvelope"];
+                    "application/json": (components["schemas"]["User"] | components["schemas"]["UserSelected"])[] | components["schemas"]["UserPageEnvelope"] | components["schemas"]["UserCursorEnvelope"] | (components["schemas"]["UserV2"] | components["schemas"]["UserV2Selected"])[] | components["schemas"]["UserV2PageEnvelope"] | components["schemas"]["UserV2CursorEnvelope"] | (components["schemas"]["UserV1"] | components["schemas"]["UserV1Selected"])[] | components["schemas"]["UserV1PageEnvelope"] | components["schemas"]["UserV1CursorEnvelope"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -2825,6 +2924,10 @@ export interface operations {
     getCurrentUser: {
         parameters: {
             query?: {
+                /** @description Related records to include, in the answer under the relation's name: `items`, `posts`; dotted for nesting (`items.owner`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("items" | "items.owner" | "items.owner.items" | "items.owner.items.owner" | "items.owner.posts" | "items.owner.posts.author" | "items.owner.posts.comments" | "posts" | "posts.author" | "posts.author.items" | "posts.author.items.owner" | "posts.author.posts" | "posts.author.posts.author" | "posts.author.posts.comments" | "posts.comments" | "posts.comments.post" | "posts.comments.post.author" | "posts.comments.post.comments" | "posts.comments.author" | "posts.comments.author.items" | "posts.comments.author.posts")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, username, email, full_name, is_active, role. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -2885,7 +2988,7 @@ export interface operations {
                      *       "role": "member"
                      *     }
                      */
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["User"] | components["schemas"]["UserSelected"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -3119,6 +3222,56 @@ export interface operations {
                     "application/json": components["schemas"]["DetailError"];
                 };
             };
+            /** @description Validation failed */
+            422: {
+                headers: {
+                    /** @description Correlation id: the caller's own when sane, else generated. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version that served the response. */
+                    "X-API-Version"?: "1" | "2";
+                    /** @description Requests allowed per window for this caller. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description IETF draft RateLimit field: `"default";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description IETF draft RateLimit-Policy field: `"default";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The allowed origin (or `*`); absent when CORS_ORIGINS does not allow the Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Validation failed: username: must be at least 3 characters"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetailError"];
+                    /**
+                     * @example {
+                     *       "type": "https://api-platform.example/problems/invalid-input",
+                     *       "title": "Validation failed",
+                     *       "status": 422,
+                     *       "detail": "Validation failed: username: must be at least 3 characters",
+                     *       "instance": "/users/7",
+                     *       "errors": [
+                     *         {
+                     *           "field": "username",
+                     *           "message": "must be at least 3 characters"
+                     *         }
+                     *       ],
+                     *       "code": "INVALID_INPUT",
+                     *       "request_id": "0b5e2d6c-6a4f-4d0e-9f51-8a7f2c1d3e4b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -3282,6 +3435,10 @@ export interface operations {
             query?: {
                 /** @description Also return an inactive user (default false) */
                 include_inactive?: "0" | "1" | "true" | "false";
+                /** @description Related records to include, in the answer under the relation's name: `items`, `posts`; dotted for nesting (`items.owner`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("items" | "items.owner" | "items.owner.items" | "items.owner.items.owner" | "items.owner.posts" | "items.owner.posts.author" | "items.owner.posts.comments" | "posts" | "posts.author" | "posts.author.items" | "posts.author.items.owner" | "posts.author.posts" | "posts.author.posts.author" | "posts.author.posts.comments" | "posts.comments" | "posts.comments.post" | "posts.comments.post.author" | "posts.comments.post.comments" | "posts.comments.author" | "posts.comments.author.items" | "posts.comments.author.posts")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, username, email, full_name, is_active, role. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -3348,7 +3505,7 @@ export interface operations {
                      *       "role": "member"
                      *     }
                      */
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["User"] | components["schemas"]["UserSelected"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -13471,6 +13628,10 @@ export interface operations {
                 "owner_id[gt]"?: number;
                 /** @description Filter: owner_id is one of these comma-separated values (at most 100), each integer. */
                 "owner_id[in]"?: string;
+                /** @description Related records to include, in the answer under the relation's name: `owner`; dotted for nesting (`owner.items`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("owner" | "owner.items" | "owner.items.owner" | "owner.items.owner.items" | "owner.items.owner.posts" | "owner.posts" | "owner.posts.author" | "owner.posts.author.items" | "owner.posts.author.posts" | "owner.posts.comments" | "owner.posts.comments.post" | "owner.posts.comments.author")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, name, description, price, category, owner_id. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -13534,7 +13695,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Item"][] | components["schemas"]["ItemPageEnvelope"] | components["schemas"]["ItemCursorEnvelope"];
+                    "application/json": (components["schemas"]["Item"] | components["schemas"]["ItemSelected"])[] | components["schemas"]["ItemPageEnvelope"] | components["schemas"]["ItemCursorEnvelope"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -14617,6 +14778,10 @@ export interface operations {
     getItem: {
         parameters: {
             query?: {
+                /** @description Related records to include, in the answer under the relation's name: `owner`; dotted for nesting (`owner.items`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("owner" | "owner.items" | "owner.items.owner" | "owner.items.owner.items" | "owner.items.owner.posts" | "owner.posts" | "owner.posts.author" | "owner.posts.author.items" | "owner.posts.author.posts" | "owner.posts.comments" | "owner.posts.comments.post" | "owner.posts.comments.author")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, name, description, price, category, owner_id. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -14682,7 +14847,7 @@ export interface operations {
                      *       "owner_id": 3
                      *     }
                      */
-                    "application/json": components["schemas"]["Item"];
+                    "application/json": components["schemas"]["Item"] | components["schemas"]["ItemSelected"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -17418,6 +17583,10 @@ export interface operations {
                 "title[gt]"?: string;
                 /** @description Filter: title is one of these comma-separated values (at most 100), each string. */
                 "title[in]"?: string;
+                /** @description Related records to include, in the answer under the relation's name: `author`, `comments`; dotted for nesting (`author.items`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("author" | "author.items" | "author.items.owner" | "author.items.owner.items" | "author.items.owner.posts" | "author.posts" | "author.posts.author" | "author.posts.author.items" | "author.posts.author.posts" | "author.posts.comments" | "author.posts.comments.post" | "author.posts.comments.author" | "comments" | "comments.post" | "comments.post.author" | "comments.post.author.items" | "comments.post.author.posts" | "comments.post.comments" | "comments.post.comments.post" | "comments.post.comments.author" | "comments.author" | "comments.author.items" | "comments.author.items.owner" | "comments.author.posts" | "comments.author.posts.author" | "comments.author.posts.comments")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, author_id, title, body, like_count, created_at, updated_at. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -17483,7 +17652,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
+                    "application/json": (components["schemas"]["Post"] | components["schemas"]["PostSelected"])[] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -18567,6 +18736,10 @@ export interface operations {
     getPost: {
         parameters: {
             query?: {
+                /** @description Related records to include, in the answer under the relation's name: `author`, `comments`; dotted for nesting (`author.items`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("author" | "author.items" | "author.items.owner" | "author.items.owner.items" | "author.items.owner.posts" | "author.posts" | "author.posts.author" | "author.posts.author.items" | "author.posts.author.posts" | "author.posts.comments" | "author.posts.comments.post" | "author.posts.comments.author" | "comments" | "comments.post" | "comments.post.author" | "comments.post.author.items" | "comments.post.author.posts" | "comments.post.comments" | "comments.post.comments.post" | "comments.post.comments.author" | "comments.author" | "comments.author.items" | "comments.author.items.owner" | "comments.author.posts" | "comments.author.posts.author" | "comments.author.posts.comments")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, author_id, title, body, like_count, created_at, updated_at. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -18634,7 +18807,7 @@ export interface operations {
                      *       "updated_at": "2025-01-01T10:00:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Post"];
+                    "application/json": components["schemas"]["Post"] | components["schemas"]["PostSelected"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -22459,6 +22632,10 @@ export interface operations {
                 "author_id[gt]"?: number;
                 /** @description Filter: author_id is one of these comma-separated values (at most 100), each integer. */
                 "author_id[in]"?: string;
+                /** @description Related records to include, in the answer under the relation's name: `post`, `author`; dotted for nesting (`post.author`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("post" | "post.author" | "post.author.items" | "post.author.items.owner" | "post.author.posts" | "post.author.posts.author" | "post.author.posts.comments" | "post.comments" | "post.comments.post" | "post.comments.post.author" | "post.comments.post.comments" | "post.comments.author" | "post.comments.author.items" | "post.comments.author.posts" | "author" | "author.items" | "author.items.owner" | "author.items.owner.items" | "author.items.owner.posts" | "author.posts" | "author.posts.author" | "author.posts.author.items" | "author.posts.author.posts" | "author.posts.comments" | "author.posts.comments.post" | "author.posts.comments.author")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, post_id, author_id, body, created_at. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -22528,7 +22705,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
+                    "application/json": (components["schemas"]["Comment"] | components["schemas"]["CommentSelected"])[] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -23707,6 +23884,10 @@ export interface operations {
     getComment: {
         parameters: {
             query?: {
+                /** @description Related records to include, in the answer under the relation's name: `post`, `author`; dotted for nesting (`post.author`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("post" | "post.author" | "post.author.items" | "post.author.items.owner" | "post.author.posts" | "post.author.posts.author" | "post.author.posts.comments" | "post.comments" | "post.comments.post" | "post.comments.post.author" | "post.comments.post.comments" | "post.comments.author" | "post.comments.author.items" | "post.comments.author.posts" | "author" | "author.items" | "author.items.owner" | "author.items.owner.items" | "author.items.owner.posts" | "author.posts" | "author.posts.author" | "author.posts.author.items" | "author.posts.author.posts" | "author.posts.comments" | "author.posts.comments.post" | "author.posts.comments.author")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, post_id, author_id, body, created_at. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -23777,7 +23958,7 @@ export interface operations {
                      *       "created_at": "2025-01-01T11:00:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Comment"];
+                    "application/json": components["schemas"]["Comment"] | components["schemas"]["CommentSelected"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -25739,6 +25920,10 @@ export interface operations {
                 "title[gt]"?: string;
                 /** @description Filter: title is one of these comma-separated values (at most 100), each string. */
                 "title[in]"?: string;
+                /** @description Related records to include, in the answer under the relation's name: `author`, `comments`; dotted for nesting (`author.items`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("author" | "author.items" | "author.items.owner" | "author.items.owner.items" | "author.items.owner.posts" | "author.posts" | "author.posts.author" | "author.posts.author.items" | "author.posts.author.posts" | "author.posts.comments" | "author.posts.comments.post" | "author.posts.comments.author" | "comments" | "comments.post" | "comments.post.author" | "comments.post.author.items" | "comments.post.author.posts" | "comments.post.comments" | "comments.post.comments.post" | "comments.post.comments.author" | "comments.author" | "comments.author.items" | "comments.author.items.owner" | "comments.author.posts" | "comments.author.posts.author" | "comments.author.posts.comments")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, author_id, title, body, like_count, created_at, updated_at. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -25810,7 +25995,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Post"][] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
+                    "application/json": (components["schemas"]["Post"] | components["schemas"]["PostSelected"])[] | components["schemas"]["PostPageEnvelope"] | components["schemas"]["PostCursorEnvelope"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
@@ -26329,6 +26514,10 @@ export interface operations {
                 "author_id[gt]"?: number;
                 /** @description Filter: author_id is one of these comma-separated values (at most 100), each integer. */
                 "author_id[in]"?: string;
+                /** @description Related records to include, in the answer under the relation's name: `post`, `author`; dotted for nesting (`post.author`), at most 4 levels. Repeatable or comma-separated. An expanded list holds its first 20 records in id order; a record the caller may not see (an inactive user) is null. Each is authorized as if read on its own: a missing scope is 403 naming it; an unknown name 400; beyond the GraphQL depth or cost limits 400. */
+                expand?: ("post" | "post.author" | "post.author.items" | "post.author.items.owner" | "post.author.posts" | "post.author.posts.author" | "post.author.posts.comments" | "post.comments" | "post.comments.post" | "post.comments.post.author" | "post.comments.post.comments" | "post.comments.author" | "post.comments.author.items" | "post.comments.author.posts" | "author" | "author.items" | "author.items.owner" | "author.items.owner.items" | "author.items.owner.posts" | "author.posts" | "author.posts.author" | "author.posts.author.items" | "author.posts.author.posts" | "author.posts.comments" | "author.posts.comments.post" | "author.posts.comments.author")[];
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Dotted for an expanded record's fields (`owner.email`, which expands `owner`); a relation's name expands it whole. Fields: id, post_id, author_id, body, created_at. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -26403,7 +26592,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Comment"][] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
+                    "application/json": (components["schemas"]["Comment"] | components["schemas"]["CommentSelected"])[] | components["schemas"]["CommentPageEnvelope"] | components["schemas"]["CommentCursorEnvelope"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */

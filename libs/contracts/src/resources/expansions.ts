@@ -299,7 +299,10 @@ export function selectedSchema(
             const target = selectedSchema(relation.target, relationsOf);
             return relation.many ? z.array(target).max(EXPANDED_LIST_SIZE) : target.nullable();
           });
-          return lazy.optional().describe(`Expanded (\`expand=${relation.name}\`): ${relation.description}`);
+          const what = relation.many
+            ? `its first ${EXPANDED_LIST_SIZE} ${relation.target.plural} in id order`
+            : `the ${relation.target.label.toLowerCase()} it refers to, or null (none, or one the caller may not see)`;
+          return lazy.optional().describe(`With \`expand=${relation.name}\`: ${what}.`);
         })(),
       ]),
     ),
