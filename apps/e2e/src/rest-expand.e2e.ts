@@ -8,6 +8,7 @@
 import { relationsOf, RESOURCES } from '@platform/contracts';
 import { http } from '@platform/testing';
 import { adminToken, gatewayGraphql, member, rest, stack, type Member } from './test/resources-support';
+import { waitFor } from './test/events-support';
 
 jest.setTimeout(180_000);
 
@@ -267,5 +268,34 @@ describe('GraphQL has every relation REST expands, with the same authorization',
     const graph = await http.graphql(gatewayGraphql, `{ item(id: "${item.body.id}") { ownerId owner { id username } } }`, {}, { token: alice.token });
     expect(graph.body.errors).toBeUndefined();
     expect(graph.body.data.item).toEqual({ ownerId: String(erin.id), owner: null });
+  });
+});
+
+describe('the event feed takes fields too', () => {
+  it('when GET /events names fields, then each event has only them and its id, the tag differs, Link keeps them, and an unknown or dotted name is 400', async () => {
+    // The items created above are recorded as events (asynchronously): wait until the feed has two pages of one.
+    await waitFor(
+      async () => ((await get('/events?resource_type=item&pageSize=1', admin)).body.pagination?.nextPageToken ? true : undefined),
+      45_000,
+      'two item events',
+    );
+    const plain = await get('/events?resource_type=item&pageSize=1', admin);
+    const chosen = await get('/events?resource_type=item&pageSize=1&fields=type,resource', admin);
+    expect(chosen.status).toBe(200);
+    const [event] = chosen.body.data as Array<Record<string, unknown>>;
+    expect(Object.keys(event!).sort()).toEqual(['id', 'resource', 'type']);
+    expect(event).toEqual({ id: plain.body.data[0].id, type: plain.body.data[0].type, resource: plain.body.data[0].resource });
+    expect(chosen.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    expect((await get('/events?resource_type=item&pageSize=1&fields=type,resource', admin, { 'if-none-match': chosen.headers.get('etag')! })).status).toBe(304);
+    const next = /<([^>]+)>;\s*rel="next"/.exec(chosen.headers.get('link') ?? '')?.[1];
+    expect(next).toContain('fields=type%2Cresource');
+    const second = await http.get(`${stack.restUrl}${next}`, { token: admin });
+    expect(Object.keys(second.body.data[0]).sort()).toEqual(['id', 'resource', 'type']);
+    for (const [fields, named] of [['colour', 'colour'], ['actor.type', 'actor.type']]) {
+      const refused = await get(`/events?fields=${fields}`, admin);
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('content-type')).toMatch(/json/);
+      expect(refused.text).toContain(named);
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   WebhookRotate,
   WebhookUpdate,
   WebhookWithSecret,
+  sparseFields,
 } from '@platform/contracts';
 import { notFound } from '@platform/errors';
 import { defineRoute, type RouteDefinition } from '../http/route';
@@ -29,6 +30,7 @@ import type {
   WebhookFieldsFragment,
 } from '../operations/__generated__/operations';
 import { idParams, locationOf } from './record-routes';
+import { fieldsParameter } from './read-selection';
 
 const {
   CreateWebhook,
@@ -96,6 +98,29 @@ const DeliveryParams = WebhookIdParams.extend({
   delivery_id: z.string().min(1).max(80).describe('The delivery id'),
 });
 
+/**
+ * The event feed's sparse fieldsets (`fields=type,resource`, ADR 0027): top-level names only (an event is a flat
+ * record with no declaration, hence no expansion); the feed's operation stays the fixed one and the answer is trimmed.
+ */
+const EVENT_FIELDS = Object.keys(EventPublic.shape);
+const EventsReadQuery = EventsQuery.extend({ fields: fieldsParameter(EVENT_FIELDS) });
+const EventSelected = EventPublic.partial()
+  .required({ id: true })
+  .meta({
+    id: 'EventSelected',
+    description: 'An event as a read with `fields` answers it: the id always, the other fields only when named.',
+  });
+const EventSelectedPage = EventPage.extend({ data: z.array(EventSelected).max(EVENTS_PAGE_SIZE.max) }).meta({
+  id: 'EventSelectedPage',
+  description: 'A page of events, newest first, with the fields `fields` names.',
+});
+const selectedEvent =
+  (fields: ReadonlySet<string> | undefined) =>
+  (event: EventFieldsFragment): Record<string, unknown> => {
+    const full = toEventPublic(event);
+    return fields ? Object.fromEntries(Object.entries(full).filter(([name]) => fields.has(name))) : full;
+  };
+
 const OWN_ONLY =
   "Needs a user's access token (an API key cannot manage webhooks); another user's webhook is 404 (admins: every webhook).";
 
@@ -155,11 +180,13 @@ export const eventsRoutes = [
     description:
       'Events newest first: those about what the caller may read now (the scope of the resource kind; API keys and ' +
       'password resets only to their owner); an admin sees every event (the audit trail). Kept for ' +
-      '`EVENT_RETENTION_DAYS` (30 by default). The next page: `pageToken` = `pagination.nextPageToken` (also in `Link`).',
-    query: EventsQuery,
-    responses: { 200: { description: 'A page of events', schema: EventPage } },
+      '`EVENT_RETENTION_DAYS` (30 by default). The next page: `pageToken` = `pagination.nextPageToken` (also in `Link`, ' +
+      'which keeps `fields`).',
+    query: EventsReadQuery,
+    responses: { 200: { description: 'A page of events', schema: z.union([EventPage, EventSelectedPage]) } },
     listing: true,
     handler: async ({ query, gateway, credentials, request }) => {
+      const fields = sparseFields(query.fields, EVENT_FIELDS, 'an event');
       const pageSize = query.pageSize ?? EVENTS_PAGE_SIZE.default;
       const types =
         query.type === undefined ? undefined : Array.isArray(query.type) ? query.type : [query.type];
@@ -175,7 +202,7 @@ export const eventsRoutes = [
         { first: pageSize, after: query.pageToken ?? null, filter },
         credentials,
       );
-      return page(request, events, toEventPublic, pageSize);
+      return page(request, events, selectedEvent(fields), pageSize);
     },
   }),
   defineRoute({

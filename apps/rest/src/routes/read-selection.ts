@@ -43,12 +43,26 @@ import { AppError } from '@platform/errors';
 import type { RestEnvironment } from '../environment';
 import type { ErrorTranslation, Operation } from '../gateway/gateway-client';
 
+/** A repeatable, comma-separated list parameter (`expand`, `fields`), documented as an array of its names. */
+const listOf = (meta: Record<string, unknown>) =>
+  z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional().meta({ anyOf: undefined, ...meta });
+
+/** The `fields` parameter of a read whose records have the fields `names` (`nesting`: what dotted names mean there). */
+export function fieldsParameter(names: readonly string[], nesting?: string) {
+  return listOf({
+    type: 'array',
+    items: { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$', maxLength: 300 },
+    maxItems: 50,
+    description:
+      `Sparse fieldset: the fields to answer, repeatable or comma-separated (\`fields=id,name\`); \`id\` is always there. ` +
+      `${nesting ? `${nesting} ` : ''}Fields: ${names.join(', ')}. An unknown field is 400 naming it.`,
+  });
+}
+
 /** The query parameters of a read that takes a selection, for its route's query schema (and OpenAPI). */
 export function selectionParameters(resource: Resource, view?: Readonly<Record<string, string>>) {
   const paths = expandablePaths(resource, relationsOf);
   const own = view ? Object.keys(view) : undefined;
-  const listOf = (meta: Record<string, unknown>) =>
-    z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional().meta({ anyOf: undefined, ...meta });
   return {
     ...(paths.length > 0
       ? {
@@ -65,15 +79,10 @@ export function selectionParameters(resource: Resource, view?: Readonly<Record<s
           }),
         }
       : {}),
-    fields: listOf({
-      type: 'array',
-      items: { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$', maxLength: 300 },
-      maxItems: 50,
-      description:
-        `Sparse fieldset: the fields to answer, repeatable or comma-separated (\`fields=id,name\`); \`id\` is always there. ` +
-        `Dotted for an expanded record's fields (\`owner.email\`, which expands \`owner\`); a relation's name expands it whole. ` +
-        `Fields: ${(own ?? ownFieldNames(resource)).join(', ')}. An unknown field is 400 naming it.`,
-    }),
+    fields: fieldsParameter(
+      own ?? ownFieldNames(resource),
+      `Dotted for an expanded record's fields (\`owner.email\`, which expands \`owner\`); a relation's name expands it whole.`,
+    ),
   };
 }
 

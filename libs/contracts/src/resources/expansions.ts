@@ -88,6 +88,21 @@ function namesOf(parameter: 'expand' | 'fields', value: unknown): string[] {
   });
 }
 
+/**
+ * A `fields` parameter over a flat record that has no declaration (the event feed): the names it keeps, `id` always
+ * among them; undefined when absent. A dotted or unknown name is a 400 naming it.
+ */
+export function sparseFields(value: unknown, known: readonly string[], what: string): ReadonlySet<string> | undefined {
+  const names = namesOf('fields', value);
+  if (names.length === 0) return undefined;
+  const fields = new Set(['id']);
+  for (const name of names) {
+    if (!known.includes(name)) throw badRequest('fields', `\`${name}\`: ${what} has no field \`${name}\` (fields: ${known.join(', ')})`);
+    fields.add(name);
+  }
+  return fields;
+}
+
 interface Level {
   resource: Resource;
   /** The REST names this level shows, when it is a view (`{id, name}`): name -> field key. */

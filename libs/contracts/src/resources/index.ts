@@ -69,6 +69,7 @@ export {
   selectedRepresentation,
   selectedSchema,
   selectionKey,
+  sparseFields,
   type ExpandableRelation,
   type Selection,
 } from './expansions';
