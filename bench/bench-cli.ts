@@ -292,6 +292,8 @@ async function main(): Promise<void> {
     const jwtSecret = randomBytes(32).toString('hex');
     // Production mode requires SUBGRAPH_SECRET (issue 12): one per run, like the JWT secret.
     options.env['SUBGRAPH_SECRET'] ??= randomBytes(32).toString('hex');
+    // ... and WEBHOOK_SECRETS_KEY for the events service and the delivery worker (without it they refuse to start).
+    options.env['WEBHOOK_SECRETS_KEY'] ??= randomBytes(32).toString('base64url');
     system = await startSystemRetrying({
       rootDir,
       mongoUrl: ferret.url,
@@ -452,6 +454,55 @@ async function main(): Promise<void> {
     let written = 0;
     let itemPages: string[] = [];
     const ITEMS_FILTER = '/items/?price%5Blt%5D=100&pageSize=20';
+    /** Issue 27's pages of 100 items: the first and the cursor pages after it, plain and with `expand=owner`. */
+    const PAGES_OF_100 = '/items/?price%5Blt%5D=100&pageSize=100';
+    const pagesOf100: Record<'plain' | 'expanded', string[]> = { plain: [], expanded: [] };
+    /** Reads `first` and the pages after it by their nextPageToken, up to `count` pages: the paths of those answered. */
+    const cursorPages = async (first: string, count: number): Promise<string[]> => {
+      const pages: string[] = [];
+      let path: string | null = first;
+      while (path !== null && pages.length < count) {
+        const response: Response = await fetch(`${system!.urls.rest}${path}`, { headers: bearer });
+        if (response.status !== 200) break;
+        pages.push(path);
+        const next: string | null | undefined = ((await response.json()) as { pagination?: { nextPageToken?: string | null } }).pagination
+          ?.nextPageToken;
+        path = next ? `${first}&pageToken=${encodeURIComponent(next)}` : null;
+      }
+      return pages;
+    };
+    const pageOf100 = (kind: 'plain' | 'expanded') => () => ({
+      method: 'GET' as const,
+      path: pagesOf100[kind][randomInt(0, pagesOf100[kind].length - 1)] ?? PAGES_OF_100,
+      headers: bearer,
+    });
+    const pageCheck = (expanded: boolean) => (body: unknown) => {
+      const records = (body as { data?: Array<Record<string, unknown>> } | null)?.data;
+      if (!Array.isArray(records) || records.length !== 100) return `not a page of 100 items: ${JSON.stringify(body).slice(0, 200)}`;
+      return expanded && !records.every((record) => has(record, ['owner', 'username'])) ? 'an item without its expanded owner' : null;
+    };
+    /**
+     * Both clients measure the steady state of a listing a client pages through: the pages and their owners once read
+     * (each page's first read scans all 100,000 items on FerretDB v1, beyond the default 5 s subgraph deadline: run
+     * the pair with `--env SUBGRAPH_TIMEOUT_MS=60000 --env READ_CACHE_TTL_MS=600000`: the read cache keeps
+     * an answer 5 s by default), so what differs is the client's round trips and the work per page.
+     */
+    const warmOwners = async (pages: readonly string[]) => {
+      const owners = new Set<number>();
+      for (const path of pages) {
+        const response = await fetch(`${system!.urls.rest}${path}`, { headers: bearer });
+        if (response.status !== 200) continue;
+        for (const item of ((await response.json()) as { data?: Array<{ owner_id: number }> }).data ?? []) owners.add(item.owner_id);
+      }
+      const queue = [...owners];
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          for (let id = queue.pop(); id !== undefined; id = queue.pop()) await fetch(`${system!.urls.rest}/users/${id}`, { headers: bearer });
+        }),
+      );
+    };
+    const pagesNote =
+      'pages of 100 items (price[lt]=100, pageSize=100: the first and the next cursor page) with their owners, at c=10, pages and owners read once before';
 
     /** GET /users/{id} on a facade: the same read for both GATEWAY_MODEs and the peers' facades. */
     const restUsersGet = {
@@ -678,6 +729,53 @@ async function main(): Promise<void> {
         note:
           'price[lt]=100 (about 10% of the items), pageSize=20: the first page and the next 10 cursor pages; last, because on FerretDB v1 ' +
           'SQLite every listing is a scan and in-memory sort of all 100,000 items (slower than the 5 s subgraph deadline)',
+      },
+      {
+        name: 'rest.items.list.expand',
+        target: 'rest',
+        // 'single': prepared one after the other (no shared warm-up that would read the uncached pages at c=50).
+        group: 'single',
+        route: { path: '/items/', method: 'get' },
+        expectStatus: 200,
+        connections: 10,
+        prepare: async () => {
+          pagesOf100.expanded = await cursorPages(`${PAGES_OF_100}&expand=owner`, 2);
+        },
+        next: pageOf100('expanded'),
+        check: pageCheck(true),
+        streams: () => [{ name: 'pages', connections: 10, next: pageOf100('expanded'), expectStatus: 200 }],
+        note: `${pagesNote}: ONE request per page (expand=owner, one gateway operation); issue 27, against rest.items.list.n_plus_1`,
+      },
+      {
+        name: 'rest.items.list.n_plus_1',
+        target: 'rest',
+        // 'single': prepared one after the other (no shared warm-up that would read the uncached pages at c=50).
+        group: 'single',
+        route: { path: '/items/', method: 'get' },
+        expectStatus: 200,
+        connections: 10,
+        prepare: async () => {
+          pagesOf100.plain = await cursorPages(PAGES_OF_100, 2);
+          await warmOwners(pagesOf100.plain);
+        },
+        next: pageOf100('plain'),
+        check: pageCheck(false),
+        streams: () => [
+          {
+            name: 'pages',
+            connections: 10,
+            next: pageOf100('plain'),
+            expectStatus: 200,
+            // The client without expand: the page, then GET /users/{owner_id} for each of its items, one after another.
+            followUps: (text) =>
+              ((JSON.parse(text) as { data?: Array<{ owner_id?: unknown }> }).data ?? []).map((item) => ({
+                method: 'GET' as const,
+                path: `/users/${String(item.owner_id)}`,
+                headers: bearer,
+              })),
+          },
+        ],
+        note: `${pagesNote}: the N+1 client, the page then each item's owner (GET /users/{id}) one after another on its connection; a counted request is a whole page with its owners`,
       },
       ...mixedScenarios,
       ...writeScenarios,
@@ -913,7 +1011,7 @@ async function main(): Promise<void> {
         rounds: options.rounds,
         seed,
         hot_ids: options.hot,
-        env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, SUBGRAPH_SECRET: '(generated per run)' },
+        env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, SUBGRAPH_SECRET: '(generated per run)', WEBHOOK_SECRETS_KEY: '(generated per run)' },
         uncached_env: UNCACHED_ENV,
         peers: { baseline: peerNote.baseline, hive: peerNote.hive },
       },

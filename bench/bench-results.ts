@@ -39,6 +39,8 @@ export interface StreamSummary {
   requests: number;
   /** Answers by status over all rounds (`error`: no answer); only for the streams runStreams drives. */
   statuses?: Record<string, number>;
+  /** HTTP requests per counted answer (an N+1 client's operation is 1 + N of them); only for runStreams' streams. */
+  round_trips_per_request?: number;
 }
 
 export interface ScenarioResult {
@@ -86,6 +88,8 @@ export interface LoadRun {
   errors: number;
   non2xx: number;
   statuses?: Record<string, number>;
+  /** HTTP requests sent (runStreams): more than `requests` when one counted operation takes several (an N+1 client). */
+  roundTrips?: number;
 }
 
 /** CPU ticks (utime + stime) per process, read before or after a run. */
@@ -272,6 +276,8 @@ const rateOf = (run: LoadRun) => (run.durationSeconds > 0 ? run.requests / run.d
 /** One stream over its rounds: rate, p50 and p99 the medians of the rounds', errors and answers the sums. */
 function summarizeStream(runs: readonly LoadRun[]): StreamSummary {
   const statuses: Record<string, number> = {};
+  const roundTrips = runs.reduce((sum, r) => sum + (r.roundTrips ?? 0), 0);
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
   for (const run of runs) for (const [status, count] of Object.entries(run.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
   return {
     rps: round(median(runs.map(rateOf)), 1),
@@ -280,6 +286,7 @@ function summarizeStream(runs: readonly LoadRun[]): StreamSummary {
     errors: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     ...(Object.keys(statuses).length ? { statuses } : {}),
+    ...(roundTrips > 0 && requests > 0 ? { round_trips_per_request: round(roundTrips / requests, 2) } : {}),
   };
 }
 
@@ -375,6 +382,7 @@ export const RATIOS = {
   rest_cpu_over_floor: { a: 'rest.users.get', b: 'direct.users.get', measure: 'cpu' },
   rest_p99_over_floor: { a: 'rest.users.get', b: 'direct.users.get', measure: 'p99' },
   uncached_cpu_over_floor: { a: 'rest.users.get.uncached', b: 'direct.users.get', measure: 'cpu' },
+  expand_over_n_plus_1: { a: 'rest.items.list.expand', b: 'rest.items.list.n_plus_1' },
 } as const satisfies Record<string, { a: string; b: string; measure?: Measure }>;
 
 export type RatioName = keyof typeof RATIOS;
@@ -459,7 +467,24 @@ export function checkTargets(results: readonly ScenarioResult[], ratios: Ratios)
   ratio(19, 'rest_p99_over_floor', 1.5, true);
   ratio(19, 'uncached_over_baseline', 1.5);
 
+  // Issue 27: a page of 100 items with their owners, one expanded request against the N+1 client (pages per second).
+  ratio(27, 'expand_over_n_plus_1', 3);
+  const tripsOf = (name: string) => {
+    const r = ran(results, name);
+    return r?.streams?.['pages']?.round_trips_per_request ?? null;
+  };
+  const expandTrips = tripsOf('rest.items.list.expand');
+  const plusOneTrips = tripsOf('rest.items.list.n_plus_1');
+  const fewer = expandTrips && plusOneTrips ? round(plusOneTrips / expandTrips, 1) : null;
+  checks.push({
+    issue: 27,
+    target: 'rest.items.list.expand client round trips per page <= 1/10 of rest.items.list.n_plus_1',
+    value: fewer === null ? 'n/a' : `${expandTrips} vs ${plusOneTrips} (${fewer}x fewer)`,
+    met: fewer === null ? null : fewer >= 10,
+  });
+
   ratio(9, 'rest_over_gateway', 0.9);
+
   const cpuCheck = (scenario: string, path: readonly string[]) => {
     const r = ran(results, scenario);
     const pathCpu = r ? round(path.reduce((sum, p) => sum + (r.cpu_us_per_req[p] ?? 0), 0), 1) : null;

@@ -26,6 +26,12 @@ export interface Stream {
   expectStatus: number;
   /** GraphQL answers errors with a 200: a body with `errors` counts as an error. */
   graphqlBodies?: boolean;
+  /**
+   * A client operation of several round trips (the N+1 client of issue 27): the requests sent one after another on the
+   * same loop once `next()`'s answer arrived, read from that answer. The operation is the unit counted (its latency
+   * runs from the first request to the last answer); every request is a round trip (`roundTrips`).
+   */
+  followUps?: (body: string) => RequestSpec[];
 }
 
 export interface StreamRun extends LoadRun {
@@ -53,18 +59,34 @@ export async function runStreams(baseUrl: string, streams: readonly Stream[], se
       const statuses: Record<string, number> = {};
       let errors = 0;
       let non2xx = 0;
+      let roundTrips = 0;
+      /** One request: its status and body (null when it had no answer). */
+      const send = async (spec: RequestSpec): Promise<{ status: number; text: string } | null> => {
+        roundTrips += 1;
+        try {
+          const response = await pool.request({ origin: baseUrl, path: spec.path, method: spec.method, headers: spec.headers ?? {}, body: spec.body ?? null });
+          return { status: response.statusCode, text: await response.body.text() };
+        } catch {
+          return null;
+        }
+      };
       const loop = async () => {
         while (Date.now() < until) {
           const spec = stream.next();
           const sent = performance.now();
           let status = 'error';
-          try {
-            const response = await pool.request({ origin: baseUrl, path: spec.path, method: spec.method, headers: spec.headers ?? {}, body: spec.body ?? null });
-            const text = await response.body.text();
-            status = String(response.statusCode);
-            if (response.statusCode !== stream.expectStatus) non2xx += 1;
-            else if (stream.graphqlBodies && text.includes('"errors"')) errors += 1;
-          } catch {
+          let answer = await send(spec);
+          if (answer && answer.status === stream.expectStatus && stream.followUps) {
+            for (const followUp of stream.followUps(answer.text)) {
+              answer = await send(followUp);
+              if (!answer || answer.status !== stream.expectStatus) break;
+            }
+          }
+          if (answer) {
+            status = String(answer.status);
+            if (answer.status !== stream.expectStatus) non2xx += 1;
+            else if (stream.graphqlBodies && answer.text.includes('"errors"')) errors += 1;
+          } else {
             errors += 1;
           }
           latencies.push(performance.now() - sent);
@@ -83,6 +105,7 @@ export async function runStreams(baseUrl: string, streams: readonly Stream[], se
         errors,
         non2xx,
         statuses,
+        roundTrips,
       };
       return { name: stream.name, run, ended };
     }),
