@@ -506,7 +506,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Events newest first: those about what the caller may read now (the scope of the resource kind; API keys and password resets only to their owner); an admin sees every event (the audit trail). Kept for `EVENT_RETENTION_DAYS` (30 by default). The next page: `pageToken` = `pagination.nextPageToken` (also in `Link`).
+         * @description Events newest first: those about what the caller may read now (the scope of the resource kind; API keys and password resets only to their owner); an admin sees every event (the audit trail). Kept for `EVENT_RETENTION_DAYS` (30 by default). The next page: `pageToken` = `pagination.nextPageToken` (also in `Link`, which keeps `fields`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -1536,6 +1536,47 @@ export interface components {
             };
             /** @description The X-Request-Id of the request that made it */
             request_id: string | null;
+        };
+        /** @description A page of events, newest first, with the fields `fields` names. */
+        EventSelectedPage: {
+            data: components["schemas"]["EventSelected"][];
+            pagination: {
+                /** @description Token of the next (older) page; null when none follows */
+                nextPageToken: string | null;
+                /** Format: int32 */
+                pageSize: number;
+            };
+        };
+        /** @description An event as a read with `fields` answers it: the id always, the other fields only when named. */
+        EventSelected: {
+            /** @description `evt_` + a ULID: unique, sorted by time */
+            id: string;
+            /** @description What happened, e.g. `item.updated` */
+            type?: string;
+            /**
+             * Format: date-time
+             * @description When
+             */
+            occurred_at?: string;
+            /** @description Who: a user, an API key, or the system */
+            actor?: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: number | null;
+            };
+            /** @description What it is about */
+            resource?: {
+                /** @enum {string} */
+                type: "user" | "item" | "post" | "comment" | "api_key" | "webhook";
+                /** Format: int64 */
+                id: number;
+            };
+            /** @description The resource's representation after the change (before it, for a deletion) */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description The X-Request-Id of the request that made it */
+            request_id?: string | null;
         };
         /** @description A webhook with its signing secret: keep `secret` now, it is not shown again. */
         WebhookWithSecret: {
@@ -3243,6 +3284,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description Response headers a browser may read; with Access-Control-Allow-Origin only. */
                     "Access-Control-Expose-Headers"?: string;
+                    /** @description Kept by no cache (`no-store`): the answer carries a credential or a secret (with `Pragma: no-cache`), or is an error. */
+                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27053,6 +27096,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The previous page's `nextPageToken` */
                 pageToken?: string;
+                /** @description Sparse fieldset: the fields to answer, repeatable or comma-separated (`fields=id,name`); `id` is always there. Fields: id, type, occurred_at, actor, resource, data, request_id. An unknown field is 400 naming it. */
+                fields?: string[];
                 /**
                  * @description API version: one of these spellings; anything else is 400. The path prefix, `X-API-Version` and `Accept` win over it.
                  * @example 2
@@ -27136,7 +27181,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["EventPage"];
+                    "application/json": components["schemas"]["EventPage"] | components["schemas"]["EventSelectedPage"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag still matches (no body); it carries the ETag, Cache-Control and Vary the 200 would */
