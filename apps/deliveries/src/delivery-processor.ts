@@ -36,6 +36,7 @@ import type {
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
+import { webhookScopes } from '@platform/webhooks';
 import type { OwnerRights } from './owner-rights';
 import type { SendResult, WebhookSender } from './sender';
 
@@ -101,14 +102,18 @@ export class DeliveryProcessor {
 
   /**
    * The body to send, or why not: the owner's account gone or deactivated, or the event one the owner may not read
-   * now (withheld: never sent, not shown in the owner's log); the event past retention (failed).
+   * now with the scopes the webhook carries (withheld: never sent, not shown in the owner's log); the event past
+   * retention (failed).
    */
   private async bodyFor(
     delivery: DeliveryDocument,
     webhook: WebhookDocument,
   ): Promise<string | { state: 'withheld' | 'failed'; reason: string }> {
-    const reader = await this.deps.owners.readerOf(webhook.ownerId);
-    if (!reader) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
+    const owner = await this.deps.owners.readerOf(webhook.ownerId);
+    if (!owner) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
+    // The owner's role now, within the scopes of the token that made the webhook.
+    const carried: readonly string[] = webhookScopes(webhook);
+    const reader = { ...owner, scopes: owner.scopes.filter((scope) => carried.includes(scope)) };
     if (delivery.eventId === null) return JSON.stringify(delivery.body);
     const stored = await this.deps.events.findById(delivery.eventId);
     if (!stored) return { state: 'failed', reason: 'the event is past retention' };

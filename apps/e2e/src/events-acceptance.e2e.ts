@@ -121,8 +121,11 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
 
     let writes = 0;
     const expected = new Map<string, number>();
+    const t0 = Date.now();
+    const mark = (what: string) => process.stdout.write(`[acceptance] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
     const wrote = (type: string) => {
       writes += 1;
+      if (writes % 50 === 0) mark(`${writes} writes`);
       expected.set(type, (expected.get(type) ?? 0) + 1);
     };
     const members: Array<{ token: string; id: number }> = [];
@@ -253,6 +256,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
     ).toEqual([name]);
     wrote('item.created');
 
+    mark('all writes');
     // Exactly one event per write in the feed (the admin's: the audit trail of this whole system).
     const feed = await waitFor(
       async () => {
@@ -272,6 +276,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
       180_000,
       'every event in the feed',
     );
+    mark('feed complete');
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // a late duplicate would show by now
     const settled = await http.get(`${rest}/events?pageSize=100`, { token: adminToken });
     expect(settled.body.data[0].id).toBe(feed[0]!.id);
@@ -295,6 +300,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
       180_000,
       'a delivery of every event',
     );
+    mark('all delivered');
     expect(delivered.size).toBeGreaterThanOrEqual(WRITES);
     // The outage lasted three attempts of a message, which was delivered on a later one.
     const thrice = [...refused].filter(([, n]) => n >= 3).map(([id]) => id);

@@ -4,7 +4,7 @@
  */
 import { GraphQLJSON } from 'graphql-scalars';
 import { MAX_FACADE_FIRST } from '@platform/listing';
-import type { StoredEvent, WebhookDocument } from '@platform/webhooks';
+import { webhookScopes, type StoredEvent, type WebhookDocument } from '@platform/webhooks';
 import type { EventsContext } from './context';
 import type { EventFilterInput } from './domain/event-feed';
 import type { DeliveryWithAttempts, WebhookInput } from './domain/webhook-service';
@@ -82,6 +82,7 @@ export const resolvers = {
   Webhook: {
     id: (webhook: WebhookDocument) => String(webhook._id),
     ownerId: (webhook: WebhookDocument) => String(webhook.ownerId),
+    scopes: (webhook: WebhookDocument) => webhookScopes(webhook),
     version: (webhook: WebhookDocument) => webhook.version ?? 0,
     previousSecretExpiresAt: (webhook: WebhookDocument) => {
       const now = new Date();

@@ -3,7 +3,7 @@
  * deliveries. Event types and resource kinds come from libs/events, the one catalogue.
  */
 import { z } from 'zod';
-import { EVENT_ID_PATTERN, EVENT_RESOURCE_TYPES, EVENT_TYPES } from '@platform/events';
+import { EVENT_ID_PATTERN, EVENT_READ_SCOPES, EVENT_RESOURCE_TYPES, EVENT_TYPES } from '@platform/events';
 import { strictBody } from './strict-body';
 import { ENTITY_ID_MAX } from './entity-id';
 
@@ -153,6 +153,12 @@ const WebhookFields = {
   id: z.number().int().min(1).max(ENTITY_ID_MAX),
   url: z.string().max(2048),
   event_types: z.array(z.string().max(40)).max(EVENT_TYPES.length + 1),
+  scopes: z
+    .array(z.enum(EVENT_READ_SCOPES))
+    .max(EVENT_READ_SCOPES.length)
+    .describe(
+      'The read scopes its deliveries are bound to: those of the token that created it. Changing the webhook needs a token with all of them.',
+    ),
   description: z.string().max(500).nullable(),
   status: z.enum(['enabled', 'disabled']),
   disabled_reason: z
@@ -175,6 +181,7 @@ export const WebhookPublic = z.object(WebhookFields).meta({
     id: 3,
     url: 'https://example.com/hooks',
     event_types: ['item.created'],
+    scopes: ['users:read', 'items:read', 'posts:read'],
     description: null,
     status: 'enabled',
     disabled_reason: null,

@@ -40,6 +40,20 @@ export const isEventType = (value: string): value is EventType =>
 export const EVENT_RESOURCE_TYPES = ['user', 'item', 'post', 'comment', 'api_key', 'webhook'] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
+/** The read scopes events are bound to (an audience's `scope`). */
+export const EVENT_READ_SCOPES = ['users:read', 'items:read', 'posts:read'] as const;
+export type EventReadScope = (typeof EVENT_READ_SCOPES)[number];
+
+/**
+ * The read scope the events of a type need (the `scope` of their audience): accounts, API keys and webhooks are
+ * `users:read`'s, items `items:read`'s, posts, comments and likes `posts:read`'s.
+ */
+export function eventTypeScope(type: EventType): EventReadScope {
+  if (type.startsWith('item.')) return 'items:read';
+  if (type.startsWith('post.') || type.startsWith('comment.')) return 'posts:read';
+  return 'users:read';
+}
+
 /** Who made the change: a user (bearer token), an API key, or the platform itself (a cascade, the delivery worker). */
 export interface EventActor {
   type: 'user' | 'api_key' | 'system';
@@ -52,7 +66,7 @@ export interface EventActor {
  * when the event is read or delivered, against the reader's rights at that moment, never stored as a verdict.
  */
 export interface EventAudience {
-  scope: 'users:read' | 'items:read' | 'posts:read';
+  scope: EventReadScope;
   ownerId: number | null;
   private: boolean;
 }

@@ -1,9 +1,14 @@
 /**
- * Who may read an event, decided with the reader's rights now (a bearer token's account as the gateway sees it, a
- * webhook owner's account as the delivery worker reads it at delivery): the feed, the audit trail and every delivery
- * apply this one rule, so a webhook never carries what its owner could not list.
+ * Who may read an event, decided with the reader's rights now (a bearer token's or API key's principal as the gateway
+ * sees it, a webhook owner's account as the delivery worker reads it at delivery): the feed, the audit trail and every
+ * delivery apply this one rule, so a webhook never carries what its owner could not list.
+ *
+ * - Every reader needs the read scope of the event's kind, admins included: a token narrowed to `items:read` (or an
+ *   admin's API key made with it) reads item events only, as it reads items only.
+ * - A private event (API keys, password resets, `webhook.disabled`) is read only through a login's token (never an
+ *   API key, which may not read API keys either): its owner's, or an admin's (the audit trail).
  */
-import type { EventAudience } from './event-types';
+import { EVENT_READ_SCOPES, type EventAudience } from './event-types';
 
 /** The part of a caller the rule needs (libs/auth Principal satisfies it). */
 export interface EventReader {
@@ -13,25 +18,29 @@ export interface EventReader {
   scopes: readonly string[];
 }
 
-export const isEventAdmin = (reader: EventReader): boolean =>
-  reader.role === 'admin' && reader.kind !== 'service';
+/** An admin's login: reads every private event (within its scopes). */
+export const isEventAdmin = (reader: EventReader): boolean => reader.role === 'admin' && reader.kind === 'user';
 
 export function canReadEvent(reader: EventReader, audience: EventAudience): boolean {
-  if (isEventAdmin(reader)) return true;
   if (!reader.scopes.includes(audience.scope)) return false;
-  return !audience.private || (reader.userId !== null && reader.userId === audience.ownerId);
+  if (!audience.private) return true;
+  if (reader.kind !== 'user') return false;
+  return isEventAdmin(reader) || (reader.userId !== null && reader.userId === audience.ownerId);
 }
 
 /**
  * The same rule as a MongoDB filter over stored events (fields `audience.*`), so a page of the feed is selected by the
- * database and its cursor stays exact; null: the reader sees every event (an admin).
+ * database and its cursor stays exact; null: the reader sees every event (an admin's login holding every read scope).
  */
 export function readableEventsFilter(reader: EventReader): Record<string, unknown> | null {
-  if (isEventAdmin(reader)) return null;
-  const scopes = reader.scopes.filter((s) => s === 'users:read' || s === 'items:read' || s === 'posts:read');
-  const own = reader.userId === null ? [] : [{ 'audience.private': true, 'audience.ownerId': reader.userId }];
-  return {
-    'audience.scope': { $in: scopes },
-    $or: [{ 'audience.private': false }, ...own],
-  };
+  const scopes = EVENT_READ_SCOPES.filter((s) => reader.scopes.includes(s));
+  const admin = isEventAdmin(reader);
+  if (admin && scopes.length === EVENT_READ_SCOPES.length) return null;
+  const scoped = { 'audience.scope': { $in: scopes } };
+  if (admin) return scoped;
+  const own =
+    reader.kind === 'user' && reader.userId !== null
+      ? [{ 'audience.private': true, 'audience.ownerId': reader.userId }]
+      : [];
+  return { ...scoped, $or: [{ 'audience.private': false }, ...own] };
 }

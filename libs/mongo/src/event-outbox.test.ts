@@ -3,7 +3,9 @@
  * outbox whose process died before publishing (the entry is left behind), some of whose data writes happened and
  * some never did, and FerretDB itself killed and restarted on the same files. The sweep afterwards publishes exactly
  * the events whose writes are in the data (a create, an update to its version, a delete, an update followed by a
- * deletion) and drops the others: nothing lost, nothing invented. A push and a sweep of one event publish one id.
+ * deletion) and drops the others: nothing lost, nothing invented. A push and a sweep of one event publish one id. A
+ * write that threw (refused by a unique index, a cascade that failed first) publishes nothing, also once a retry of it
+ * passed and its check would hold.
  */
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
@@ -11,6 +13,7 @@ import { makeTempDir, startFerretDb, type RunningInfra } from '@platform/dev-sta
 import { buildEvent } from '@platform/events';
 import { EventRelay, type PublishedEvent } from './event-relay';
 import type { CommitCheck, PendingEvent } from './event-outbox';
+import type { WriteEvent } from './event-outbox';
 import { updateVersioned, deleteVersioned } from './version-claims';
 
 jest.setTimeout(120_000);
@@ -127,6 +130,54 @@ describe('event outbox across a FerretDB crash', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(published.map((e) => e.id)).toEqual([entry.event.id]);
     expect(await relay.outbox.entries.countDocuments({ _id: entry.event.id })).toBe(0);
+    await relay.close();
+  });
+
+  it('when a write throws and a retry of it passes, then only the retry publishes its event (also after a sweep)', async () => {
+    published.length = 0;
+    // sweepAfterMs 0: the sweep below takes every entry left, as a later sweep of a live process would.
+    const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 0 });
+    const items = db.collection<{ _id: number; name: string; version?: number }>('items_retried');
+    await items.createIndex({ name: 1 }, { unique: true, name: 'name_1_unique' });
+    await items.insertMany([
+      { _id: 1, name: 'mine', version: 0 },
+      { _id: 2, name: 'taken', version: 0 },
+      { _id: 3, name: 'with children', version: 0 },
+    ]);
+    const target = { db, collection: items };
+    const recorded = (type: 'item.updated' | 'item.deleted'): WriteEvent<{ _id: number; name: string }> => ({
+      outbox: relay.outbox,
+      of: (record) =>
+        buildEvent(
+          caller,
+          type,
+          { type: 'item', id: record._id },
+          { name: record.name },
+          { scope: 'items:read', ownerId: 1, private: false },
+        ),
+    });
+    // An update the unique index refuses (a 409), then one that passes: the record is at version 1 either way.
+    await expect(updateVersioned(target, 1, { name: 'taken' }, null, {}, recorded('item.updated'))).rejects.toThrow();
+    await updateVersioned(target, 1, { name: 'renamed' }, null, {}, recorded('item.updated'));
+    // A deletion whose cascade fails the first time (a 503 to retry), then passes: the record is gone either way.
+    let cascadeDown = true;
+    const cascade = async () => {
+      if (!cascadeDown) return;
+      cascadeDown = false;
+      throw new Error('cascade unavailable');
+    };
+    await expect(deleteVersioned(target, 3, null, {}, cascade, recorded('item.deleted'))).rejects.toThrow(
+      'cascade unavailable',
+    );
+    await deleteVersioned(target, 3, null, {}, cascade, recorded('item.deleted'));
+
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the pushes
+    await relay.sweep();
+    expect(published.map((e) => `${e.type} ${e.resource.id} ${String(e.data['name'])}`).sort()).toEqual([
+      'item.deleted 3 with children',
+      'item.updated 1 renamed',
+    ]);
+    expect(await relay.outbox.entries.countDocuments()).toBe(0);
     await relay.close();
   });
 });

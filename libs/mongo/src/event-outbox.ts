@@ -6,7 +6,7 @@
  *      FerretDB too), carrying the event and how to tell afterwards whether the write happened (`check`);
  *   2. the data write itself (for a versioned write: under its version claim, so `check` can name the version);
  *   3. the write succeeded: publish the event (the relay, libs/graphql-server event-relay.ts) and drop the entry;
- *      it did not: drop the entry.
+ *      it did not: drop the entry; it threw: decide from the data at once, still under the claim (settleThrown).
  *
  * A process that dies between 1 and 3 leaves the entry behind. The relay's sweep takes entries older than the longest
  * a write may run (EVENTS_SWEEP_AFTER_MS) and looks at the data: the record is there / at that version / gone, so the
@@ -84,8 +84,13 @@ export class EventOutbox {
       check: pending.check,
       recordedAt: new Date(),
     });
-    // A write that throws may still have happened (a lost answer): its entry stays for the sweep, which looks.
-    const result = await write();
+    let result: R;
+    try {
+      result = await write();
+    } catch (error) {
+      await this.settleThrown(pending).catch(() => undefined);
+      throw error;
+    }
     if (committed(result)) {
       this.publisher.afterWrite?.();
       this.publisher.committed(pending);
@@ -93,6 +98,21 @@ export class EventOutbox {
       this.drop([pending.event.id]).catch(() => undefined);
     }
     return result;
+  }
+
+  /**
+   * A write that threw may still have happened (a lost answer), or not (refused by a unique index, a cascade that failed
+   * first). The writer still holds what made it the only writer (the version claim of an update or delete; a create's
+   * new id), so the data says which right now: publish or drop, before a retry of the write can make the same check
+   * hold (a PATCH refused with 409 followed by one that passes, a deletion answered 503 and retried). Where the data
+   * cannot say yet (the database away, an updated record gone since), the entry stays for the sweep.
+   */
+  private async settleThrown(pending: PendingEvent): Promise<void> {
+    const verdict = await this.decide(pending.check);
+    // A create whose document is not there now never happened, or was undone (a refused registration, a post whose
+    // author is being deleted): nothing deleted it that could have seen it.
+    if (verdict === true) this.publisher.committed(pending);
+    else if (verdict === false || pending.check.expect === 'present') await this.drop([pending.event.id]);
   }
 
   async drop(ids: readonly string[]): Promise<void> {

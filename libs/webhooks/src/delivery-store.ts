@@ -6,6 +6,7 @@
  * make try n (ADR 0008's primitive), and it is the delivery log (time, status code, duration, error).
  */
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
+import type { EventAudience } from '@platform/events';
 import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
 export const DELIVERIES_COLLECTION = 'webhook_deliveries';
@@ -23,6 +24,11 @@ export interface DeliveryDocument {
   /** The event delivered (read at each attempt); null for a ping, whose body is `body`. */
   eventId: string | null;
   body: Record<string, unknown> | null;
+  /**
+   * Who may read the event (a copy of its audience; null for a ping): the delivery log lists a delivery only to whoever
+   * may read its event now, so a pending delivery of another member's private event shows nothing of it.
+   */
+  audience: EventAudience | null;
   state: DeliveryState;
   /** Attempts started so far. */
   attempts: number;
@@ -52,7 +58,13 @@ export const attemptIdOf = (deliveryId: string, n: number): string => `${deliver
 /** A new delivery of one message to one webhook, due now: an event's (body read at each attempt) or a ping's. */
 export function newDelivery(
   webhook: { _id: number; ownerId: number },
-  message: { id: string; type: string; eventId: string | null; body: Record<string, unknown> | null },
+  message: {
+    id: string;
+    type: string;
+    eventId: string | null;
+    body: Record<string, unknown> | null;
+    audience: EventAudience | null;
+  },
   now = new Date(),
 ): DeliveryDocument {
   return {
@@ -63,6 +75,7 @@ export function newDelivery(
     eventType: message.type,
     eventId: message.eventId,
     body: message.body,
+    audience: message.audience,
     state: 'pending',
     attempts: 0,
     nextAttemptAt: now,
@@ -132,10 +145,22 @@ export class DeliveryStore {
       .toArray();
   }
 
-  /** A webhook's deliveries, newest first (the owner's log; withheld ones only for admins). */
-  ofWebhook(webhookId: number, options: { withheld: boolean; before: string | null; first: number }) {
+  /**
+   * A webhook's deliveries, newest first (the owner's log; withheld ones only for admins), of events `readable`
+   * selects (a readableEventsFilter over `audience.*`; null: every one); pings are everyone's.
+   */
+  ofWebhook(
+    webhookId: number,
+    options: {
+      withheld: boolean;
+      readable: Record<string, unknown> | null;
+      before: string | null;
+      first: number;
+    },
+  ) {
     const conditions: Record<string, unknown>[] = [{ webhookId }];
     if (!options.withheld) conditions.push({ state: { $ne: 'withheld' } });
+    if (options.readable) conditions.push({ $or: [{ audience: null }, options.readable] });
     if (options.before) conditions.push({ _id: { $lt: options.before } });
     return this.deliveries.find({ $and: conditions }).sort({ _id: -1 }).limit(options.first).toArray();
   }

@@ -10,7 +10,7 @@ import type { PublishedEvent } from '@platform/mongo';
 import type { EventStore, StoredEvent } from './event-store';
 import { newDelivery, type DeliveryDocument, type DeliveryStore } from './delivery-store';
 import type { DeliveryQueue } from './delivery-queue';
-import { subscribes, type WebhookStore } from './webhook-store';
+import { subscribes, webhookScopes, type WebhookStore } from './webhook-store';
 
 export interface FanOutLogger {
   warn(fields: object, message: string): void;
@@ -50,9 +50,10 @@ export class EventFanOut {
     for (const event of events) {
       for (const webhook of webhooks) {
         if (!subscribes(webhook, event.type) || webhook.createdAt > event.occurredAt) continue;
-        deliveries.push(
-          newDelivery(webhook, { id: event._id, type: event.type, eventId: event._id, body: null }, now),
-        );
+        // A webhook never carries an event of a scope its token did not have (its scopes never widen).
+        if (!webhookScopes(webhook).includes(event.audience.scope)) continue;
+        const message = { id: event._id, type: event.type, eventId: event._id, body: null, audience: event.audience };
+        deliveries.push(newDelivery(webhook, message, now));
       }
     }
     const created = await this.deliveries.createMany(deliveries);

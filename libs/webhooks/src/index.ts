@@ -14,6 +14,7 @@ export {
   WebhookStore,
   WEBHOOKS_COLLECTION,
   subscribes,
+  webhookScopes,
   type WebhookDocument,
   type WebhookChanges,
   type SealedSecret,

@@ -4,7 +4,7 @@
  * keeps the previous one until its `expiresAt`: deliveries meanwhile carry both signatures.
  */
 import type { Db, Filter } from 'mongodb';
-import type { SecretBox } from '@platform/events';
+import { EVENT_READ_SCOPES, type EventReadScope, type SecretBox } from '@platform/events';
 import {
   deleteVersioned,
   SequencedCollection,
@@ -28,6 +28,12 @@ export interface WebhookDocument extends Versioned {
   url: string;
   /** Types it receives; `*` alone: every type. */
   eventTypes: string[];
+  /**
+   * The read scopes its deliveries are bound to: those of the token that created it (a token narrowed to `items:read`
+   * makes a webhook that never carries an account or a post). Absent on webhooks made before webhooks carried scopes:
+   * every read scope (see webhookScopes).
+   */
+  scopes?: EventReadScope[];
   description: string | null;
   status: 'enabled' | 'disabled';
   /** Why it is disabled (`failing`: every attempt of a delivery failed over the whole retry schedule; `owner`). */
@@ -40,6 +46,10 @@ export interface WebhookDocument extends Versioned {
 export type WebhookChanges = Partial<
   Pick<WebhookDocument, 'url' | 'eventTypes' | 'description' | 'status' | 'disabledReason' | 'secrets'>
 >;
+
+/** The read scopes a webhook's deliveries may carry (besides what its owner's role allows at delivery). */
+export const webhookScopes = (webhook: Pick<WebhookDocument, 'scopes'>): EventReadScope[] =>
+  webhook.scopes ?? [...EVENT_READ_SCOPES];
 
 export const subscribes = (webhook: Pick<WebhookDocument, 'eventTypes'>, type: string): boolean =>
   webhook.eventTypes.includes('*') || webhook.eventTypes.includes(type);

@@ -3,11 +3,26 @@
  * read credential, cannot add endpoints that would carry data away); an admin manages every one. Someone else's
  * webhook is absent (404), not forbidden: its existence is nobody else's business. The signing secret is answered once,
  * at creation and at each rotation, and kept sealed (libs/events SecretBox).
+ *
+ * A webhook carries at most the read scopes of the token that created it (`scopes`): a token narrowed to `items:read`
+ * cannot make an endpoint that streams accounts or posts, nor change (or re-point) a webhook that carries more than it
+ * may read (403). Its delivery log lists only the deliveries of events the caller may read now.
  */
 import { AppError, notFound, validationError } from '@platform/errors';
 import { isAdmin, requirePrincipal, type Caller, type Principal } from '@platform/auth';
 import { parseEntityId } from '@platform/contracts';
-import { EVENT_TYPES, newEventId, newSigningSecret, PING_EVENT_TYPE } from '@platform/events';
+import {
+  EVENT_READ_SCOPES,
+  EVENT_TYPES,
+  eventTypeScope,
+  newEventId,
+  newSigningSecret,
+  PING_EVENT_TYPE,
+  readableEventsFilter,
+  canReadEvent,
+  type EventReadScope,
+  type EventType,
+} from '@platform/events';
 import type {
   AttemptDocument,
   DeliveryDocument,
@@ -16,7 +31,7 @@ import type {
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
-import { newDelivery } from '@platform/webhooks';
+import { newDelivery, webhookScopes } from '@platform/webhooks';
 
 export interface WebhookInput {
   url?: string | null;
@@ -40,6 +55,12 @@ const fail = (field: string, message: string): never => {
 };
 
 const MAX_URL = 2_048;
+/** Rotations of one webhook racing each other: each reads again and retries this often before answering 409. */
+const ROTATE_ATTEMPTS = 10;
+
+/** The read scopes a caller's token carries: what a webhook it creates may deliver. */
+const readScopesOf = (principal: Principal): EventReadScope[] =>
+  EVENT_READ_SCOPES.filter((scope) => principal.scopes.includes(scope));
 
 export class WebhookService {
   constructor(
@@ -78,7 +99,8 @@ export class WebhookService {
     return url.toString();
   }
 
-  private checkTypes(raw: unknown): string[] {
+  /** The event types asked for, each known and of a scope the webhook carries (`*`: every type it may carry). */
+  private checkTypes(raw: unknown, scopes: readonly EventReadScope[]): string[] {
     if (!Array.isArray(raw) || raw.length === 0)
       return fail('event_types', 'at least one event type, or `*`');
     const types = [...new Set(raw as unknown[])];
@@ -86,6 +108,9 @@ export class WebhookService {
     for (const type of types) {
       if (typeof type !== 'string' || (type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type))) {
         return fail('event_types', `unknown event type: ${String(type)}`);
+      }
+      if (type !== '*' && !scopes.includes(eventTypeScope(type as EventType))) {
+        return fail('event_types', `${type} needs the ${eventTypeScope(type as EventType)} scope, which this token does not carry`);
       }
     }
     return types as string[];
@@ -99,8 +124,12 @@ export class WebhookService {
 
   async create(caller: Caller, input: WebhookInput): Promise<{ webhook: WebhookDocument; secret: string }> {
     const principal = this.owner(caller);
+    const scopes = readScopesOf(principal);
+    if (scopes.length === 0) {
+      throw new AppError('FORBIDDEN', `Not enough permissions. Required: one of ${EVENT_READ_SCOPES.join(', ')}`);
+    }
     const url = this.checkUrl(input.url);
-    const eventTypes = this.checkTypes(input.eventTypes);
+    const eventTypes = this.checkTypes(input.eventTypes, scopes);
     const description = this.checkDescription(input.description);
     const owned = await this.webhooks.list({ ownerId: principal.userId! });
     if (owned.length >= this.settings.maxPerOwner) {
@@ -117,6 +146,7 @@ export class WebhookService {
         ownerId: principal.userId!,
         url,
         eventTypes,
+        scopes,
         description,
         status: 'enabled',
         disabledReason: null,
@@ -145,16 +175,31 @@ export class WebhookService {
     return webhook;
   }
 
+  /**
+   * A webhook the caller may change: its own (or any, for an admin), and only with a token that carries every scope
+   * the webhook does, so a narrowed token cannot re-point, re-key or widen what a wider token set up (404 before 403).
+   */
+  private async requireManaged(caller: Caller, rawId: unknown): Promise<WebhookDocument> {
+    const webhook = await this.require(caller, rawId);
+    const held = readScopesOf(this.owner(caller));
+    const missing = webhookScopes(webhook).filter((scope) => !held.includes(scope));
+    if (missing.length > 0) {
+      throw new AppError('FORBIDDEN', `Not enough permissions. Required: ${missing.join(' ')}`);
+    }
+    return webhook;
+  }
+
   async update(
     caller: Caller,
     rawId: unknown,
     input: WebhookInput,
     expectedVersion?: number | null,
   ): Promise<WebhookDocument> {
-    const webhook = await this.require(caller, rawId);
+    const webhook = await this.requireManaged(caller, rawId);
     const changes: Parameters<WebhookStore['update']>[1] = {};
     if (input.url !== undefined) changes.url = this.checkUrl(input.url);
-    if (input.eventTypes !== undefined) changes.eventTypes = this.checkTypes(input.eventTypes);
+    if (input.eventTypes !== undefined)
+      changes.eventTypes = this.checkTypes(input.eventTypes, webhookScopes(webhook));
     if (input.description !== undefined) changes.description = this.checkDescription(input.description);
     if (input.enabled !== undefined && input.enabled !== null) {
       changes.status = input.enabled ? 'enabled' : 'disabled';
@@ -166,7 +211,7 @@ export class WebhookService {
   }
 
   async delete(caller: Caller, rawId: unknown, expectedVersion?: number | null): Promise<boolean> {
-    const webhook = await this.require(caller, rawId);
+    const webhook = await this.requireManaged(caller, rawId);
     const deleted = await this.webhooks.delete(webhook._id, expectedVersion);
     if (!deleted) throw notFound('Webhook', webhook._id);
     await this.deliveries.deleteOfWebhook(webhook._id);
@@ -182,29 +227,44 @@ export class WebhookService {
     rawId: unknown,
     overlapSeconds?: number | null,
   ): Promise<{ webhook: WebhookDocument; secret: string }> {
-    const webhook = await this.require(caller, rawId);
+    let webhook = await this.requireManaged(caller, rawId);
     const overlap = overlapSeconds ?? this.settings.overlapSeconds;
     if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) {
       fail('overlap_seconds', 'must be an integer from 0 to 604800');
     }
-    const now = new Date();
-    const until = new Date(now.getTime() + overlap * 1000);
-    // The current secret signs until `until`; one already rotated out stops now (at most two live at a time).
-    const kept = webhook.secrets
-      .filter((s) => s.expiresAt === null)
-      .map((s) => ({ ...s, expiresAt: overlap === 0 ? now : until }))
-      .filter((s) => s.expiresAt > now);
     const secret = newSigningSecret();
-    const updated = await this.webhooks.update(webhook._id, {
-      secrets: [this.webhooks.seal(webhook._id, secret), ...kept],
-    });
-    if (!updated) throw notFound('Webhook', webhook._id);
-    return { webhook: updated, secret };
+    // The new list of secrets is made from the webhook as read, so it is written only at the version read: a rotation
+    // racing another reads again and keeps the other's new secret (as the one rotated out), instead of writing over it
+    // and leaving a secret that was answered but never signs.
+    for (let attempt = 1; ; attempt += 1) {
+      const now = new Date();
+      const until = new Date(now.getTime() + overlap * 1000);
+      // The current secret signs until `until`; one already rotated out stops now (at most two live at a time).
+      const kept = webhook.secrets
+        .filter((s) => s.expiresAt === null)
+        .map((s) => ({ ...s, expiresAt: overlap === 0 ? now : until }))
+        .filter((s) => s.expiresAt > now);
+      try {
+        const updated = await this.webhooks.update(
+          webhook._id,
+          { secrets: [this.webhooks.seal(webhook._id, secret), ...kept] },
+          webhook.version ?? 0,
+        );
+        if (!updated) throw notFound('Webhook', webhook._id);
+        return { webhook: updated, secret };
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'PRECONDITION_FAILED')) throw error;
+        if (attempt >= ROTATE_ATTEMPTS) {
+          throw new AppError('CONFLICT', 'The webhook is being changed by others; retry');
+        }
+        webhook = await this.requireManaged(caller, rawId);
+      }
+    }
   }
 
   /** A `webhook.ping` message to the endpoint, delivered (and logged) like any event. */
   async ping(caller: Caller, rawId: unknown): Promise<DeliveryWithAttempts> {
-    const webhook = await this.require(caller, rawId);
+    const webhook = await this.requireManaged(caller, rawId);
     const now = new Date();
     const messageId = newEventId(now.getTime()).replace(/^evt_/, 'msg_');
     const body = {
@@ -213,13 +273,21 @@ export class WebhookService {
       occurred_at: now.toISOString(),
       data: { webhook_id: webhook._id },
     };
-    const delivery = newDelivery(webhook, { id: messageId, type: PING_EVENT_TYPE, eventId: null, body }, now);
+    const delivery = newDelivery(
+      webhook,
+      { id: messageId, type: PING_EVENT_TYPE, eventId: null, body, audience: null },
+      now,
+    );
     await this.deliveries.createMany([delivery]);
     await this.fanOut.enqueue([delivery]);
     return { ...delivery, attemptLog: [] };
   }
 
-  /** A webhook's deliveries newest first, each with its attempts; withheld ones (never sent) only for admins. */
+  /**
+   * A webhook's deliveries newest first, each with its attempts: only those of events the caller may read now (a
+   * delivery of another member's private event, pending until the worker withholds it, shows nothing of it), and
+   * withheld ones (never sent) only for admins.
+   */
   async deliveriesOf(
     caller: Caller,
     rawId: unknown,
@@ -233,9 +301,11 @@ export class WebhookService {
     const first = args.first ?? 20;
     if (!Number.isInteger(first) || first < 1 || first > max)
       fail('first', `must be an integer from 1 to ${max}`);
-    const admin = isAdmin(this.owner(caller));
+    const principal = this.owner(caller);
+    const admin = isAdmin(principal);
     const found = await this.deliveries.ofWebhook(webhook._id, {
       withheld: admin,
+      readable: readableEventsFilter(principal),
       before: args.after ?? null,
       first: first + 1,
     });
@@ -249,10 +319,16 @@ export class WebhookService {
 
   /** Sends one delivery again (a new attempt, the same `webhook-id`): from its log, also after it was delivered or failed. */
   async redeliver(caller: Caller, rawId: unknown, deliveryId: string): Promise<DeliveryWithAttempts> {
-    const webhook = await this.require(caller, rawId);
+    const webhook = await this.requireManaged(caller, rawId);
     const delivery = await this.deliveries.findById(deliveryId);
-    const admin = isAdmin(this.owner(caller));
-    if (!delivery || delivery.webhookId !== webhook._id || (delivery.state === 'withheld' && !admin)) {
+    const principal = this.owner(caller);
+    const admin = isAdmin(principal);
+    if (
+      !delivery ||
+      delivery.webhookId !== webhook._id ||
+      (delivery.state === 'withheld' && !admin) ||
+      (delivery.audience && !canReadEvent(principal, delivery.audience))
+    ) {
       throw notFound('Delivery', deliveryId);
     }
     if (webhook.status !== 'enabled') {

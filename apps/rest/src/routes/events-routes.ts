@@ -63,6 +63,7 @@ const toWebhookPublic = (webhook: WebhookFieldsFragment) => ({
   id: Number(webhook.id),
   url: webhook.url,
   event_types: webhook.eventTypes,
+  scopes: webhook.scopes as Array<'users:read' | 'items:read' | 'posts:read'>,
   description: webhook.description,
   status: webhook.status,
   disabled_reason: webhook.disabledReason,
