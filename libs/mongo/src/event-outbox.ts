@@ -21,6 +21,24 @@ import type { RecordedEvent } from '@platform/events';
 export const EVENT_OUTBOX_COLLECTION = 'event_outbox';
 
 /**
+ * The sweep's read of entries older than it waits (`recordedAt` range, oldest first) and its look for a later deletion
+ * of the same record (`check.subject`, `check.expect`). Part of every service's indexes (ensureIndexes): each runs a
+ * relay over its own outbox, and the collection exists (with these) before its first write.
+ */
+export const EVENT_OUTBOX_INDEXES = [
+  {
+    collection: EVENT_OUTBOX_COLLECTION,
+    key: { recordedAt: 1, _id: 1 },
+    options: { name: 'recordedAt_1__id_1' },
+  },
+  {
+    collection: EVENT_OUTBOX_COLLECTION,
+    key: { 'check.subject': 1, 'check.expect': 1 },
+    options: { name: 'check.subject_1_check.expect_1' },
+  },
+] as const;
+
+/**
  * How the sweep decides whether the write of an abandoned entry happened: the document `filter` selects in
  * `collection` is present (a create), absent (a delete), or at least at `version` (an update, which its version claim
  * made the only writer of that version). A record created or updated and then deleted before the sweep looked is
@@ -125,7 +143,7 @@ export class EventOutbox {
   abandoned(before: Date, limit: number): Promise<OutboxEntry[]> {
     return this.entries
       .find({ recordedAt: { $lt: before } })
-      .sort({ _id: 1 })
+      .sort({ recordedAt: 1, _id: 1 })
       .limit(limit)
       .toArray();
   }

@@ -3,6 +3,7 @@ import { MongoServerError, type CreateIndexesOptions, type Db, type IndexSpecifi
 import type { ListingSpec } from '@platform/listing';
 import { ID_CLAIMS_INDEX } from './counters';
 import { VERSION_CLAIMS_TTL_INDEX } from './version-claims';
+import { EVENT_OUTBOX_INDEXES } from './event-outbox';
 
 export interface IndexSpec {
   collection: string;
@@ -17,12 +18,13 @@ export interface IndexSpec {
 }
 
 /**
- * The service's own indexes, plus the id-claims index every database that allocates ids reads and the TTL index that
- * expires kept version claims (ADR 0020).
+ * The service's own indexes, plus the id-claims index every database that allocates ids reads, the TTL index that
+ * expires kept version claims (ADR 0020) and the event outbox's sweep indexes (ADR 0023).
  */
 const withClaims = (specs: readonly IndexSpec[]): readonly IndexSpec[] => [
   ID_CLAIMS_INDEX,
   VERSION_CLAIMS_TTL_INDEX,
+  ...EVENT_OUTBOX_INDEXES,
   ...specs,
 ];
 

@@ -86,7 +86,7 @@ export function newDelivery(
   };
 }
 
-/** The sweep's due deliveries, a webhook's log, a delivery's attempts; webhooks by owner. */
+/** The sweep's due deliveries, a webhook's log, a delivery's attempts; webhooks by owner and the enabled ones. */
 export const DELIVERY_INDEXES: IndexSpec[] = [
   {
     collection: DELIVERIES_COLLECTION,
@@ -100,6 +100,8 @@ export const DELIVERY_INDEXES: IndexSpec[] = [
   },
   { collection: ATTEMPTS_COLLECTION, key: { deliveryId: 1, n: 1 }, options: { name: 'deliveryId_1_n_1' } },
   { collection: 'webhooks', key: { ownerId: 1, _id: 1 }, options: { name: 'ownerId_1__id_1' } },
+  // The fan-out's read of the enabled webhooks (WebhookStore.enabled) at every batch of events.
+  { collection: 'webhooks', key: { status: 1 }, options: { name: 'status_1' } },
 ];
 
 export class DeliveryStore {
