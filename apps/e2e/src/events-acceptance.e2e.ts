@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import {
   appEnvironment,
+  loopbackTls,
   makeTempDir,
   ownSystemEnv,
   startApp,
@@ -20,6 +21,7 @@ import {
   startSystem,
   waitForHttpOk,
   type AppName,
+  type LoopbackTls,
   type RunningInfra,
   type RunningSystem,
 } from '@platform/dev-stack';
@@ -41,6 +43,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
   let redis: RunningInfra;
   let system: RunningSystem;
   let receiver: WebhookReceiver;
+  let tls: LoopbackTls;
   let rest: string;
 
   /** Starts `name` again on its port with its settings (and `extra`), replacing the process the system stops. */
@@ -67,6 +70,8 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
       logFile: join(dir.path, 'ferretdb.log'),
     });
     redis = await startRedis({ dataDir: join(dir.path, 'redis') });
+    // Production delivers to https endpoints only: the receiver presents a certificate the processes trust.
+    tls = loopbackTls(dir.path);
     system = await startSystem({
       rootDir: process.cwd(),
       mongoUrl: ferret.url,
@@ -78,6 +83,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
         ...ownSystemEnv(join(dir.path, 'data'), ADMIN),
         METRICS_PORT: 'off',
         WEBHOOK_ALLOW_LOOPBACK: 'true',
+        NODE_EXTRA_CA_CERTS: tls.certFile,
         WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3,0.5,0.5,1,1,2,2',
         WEBHOOK_TIMEOUT_MS: '2000',
         WEBHOOK_CONCURRENCY: '8',
@@ -88,7 +94,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
       },
     });
     rest = system.urls.rest;
-    receiver = await startWebhookReceiver();
+    receiver = await startWebhookReceiver({ tls });
   }, 180_000);
 
   afterAll(async () => {
@@ -122,7 +128,8 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
     let writes = 0;
     const expected = new Map<string, number>();
     const t0 = Date.now();
-    const mark = (what: string) => process.stdout.write(`[acceptance] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+    const mark = (what: string) =>
+      process.stdout.write(`[acceptance] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
     const wrote = (type: string) => {
       writes += 1;
       if (writes % 50 === 0) mark(`${writes} writes`);

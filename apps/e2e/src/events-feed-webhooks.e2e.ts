@@ -38,7 +38,7 @@ describe('events and webhooks', () => {
   let memberId: number;
 
   beforeAll(async () => {
-    receiver = await startWebhookReceiver();
+    receiver = await startWebhookReceiver({ tls: stack.webhookTls });
     const member = await registerAccount(stack.restUrl, 'evt');
     memberId = member.id;
     memberToken = (await issueTokens(stack.restUrl, member.username, member.password)).access_token;

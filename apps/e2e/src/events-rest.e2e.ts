@@ -20,7 +20,7 @@ describe('events and webhooks over REST', () => {
   const itemIds: number[] = [];
 
   beforeAll(async () => {
-    receiver = await startWebhookReceiver();
+    receiver = await startWebhookReceiver({ tls: stack.webhookTls });
     const owner = await registerAccount(rest, 'rev');
     const other = await registerAccount(rest, 'reo');
     token = (await issueTokens(rest, owner.username, owner.password)).access_token;

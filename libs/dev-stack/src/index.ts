@@ -29,6 +29,7 @@ export {
   type RunningSystem,
 } from './system';
 export { ensureChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium';
+export { loopbackTls, type LoopbackTls } from './loopback-tls';
 export {
   ensurePythonTool,
   ensureSchemathesis,

@@ -13,6 +13,8 @@ export interface TestStack {
   metricsUrls: Record<string, string>;
   /** The shared facade's GATEWAY_MODE: `embedded` (the default) or `remote` (TEST_GATEWAY_MODE=remote). */
   gatewayMode: 'embedded' | 'remote';
+  /** The certificate webhook receivers present (the stack's processes trust it: production delivers to https only). */
+  webhookTls: { certFile: string; keyFile: string };
 }
 
 export function testStack(): TestStack {

@@ -2,7 +2,15 @@
  * A real webhook endpoint for tests, on loopback only: records every request (headers and raw body), answers what the
  * test says (200 by default), and verifies deliveries with the `standardwebhooks` library, as a receiver would.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -23,10 +31,18 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(host = '127.0.0.1', port = 0): Promise<WebhookReceiver> {
+export interface WebhookReceiverOptions {
+  host?: string;
+  port?: number;
+  /** Serve https with this certificate (the test stacks' TestStack.webhookTls), as production endpoints must. */
+  tls?: { certFile: string; keyFile: string };
+}
+
+export async function startWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
+  const { host = '127.0.0.1', port = 0, tls } = options;
   const received: ReceivedDelivery[] = [];
   let status: (delivery: ReceivedDelivery) => number = () => 200;
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -34,11 +50,14 @@ export async function startWebhookReceiver(host = '127.0.0.1', port = 0): Promis
       received.push(delivery);
       res.writeHead(status(delivery), { 'content-type': 'text/plain' }).end('ok');
     });
-  });
+  };
+  const server: Server | TlsServer = tls
+    ? createTlsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler)
+    : createServer(handler);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${bound}/hook`,
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${bound}/hook`,
     port: bound,
     received,
     respond: (next) => {

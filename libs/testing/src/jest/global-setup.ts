@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import {
   ensureChromium,
   generatedSecret,
+  loopbackTls,
   makeTempDir,
   productionMode,
   repositoryRoot,
@@ -47,6 +48,8 @@ export default async function globalSetup(): Promise<void> {
   await ensureChromium(log).catch((error: unknown) =>
     log(`no chromium: ${error instanceof Error ? error.message : String(error)}`),
   );
+  // Production delivers webhooks to https endpoints only: the tests' receivers present this certificate, trusted here.
+  const webhookTls = loopbackTls(temp.path);
   const jwtSecret = generatedSecret();
   const subgraphSecret = generatedSecret();
   const gatewayMode = process.env['TEST_GATEWAY_MODE'] === 'remote' ? 'remote' : 'embedded';
@@ -80,6 +83,7 @@ export default async function globalSetup(): Promise<void> {
       GATEWAY_MODE: gatewayMode,
       // Webhook tests receive on loopback (as `npm start` allows), retry within seconds and recover within seconds.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
+      NODE_EXTRA_CA_CERTS: webhookTls.certFile,
       WEBHOOK_RETRY_SCHEDULE: '1,1,2,2,3',
       WEBHOOK_TIMEOUT_MS: '3000',
       WEBHOOK_SWEEP_INTERVAL_MS: '1000',
@@ -97,6 +101,7 @@ export default async function globalSetup(): Promise<void> {
     urls: { ...system.urls, logDir: temp.path },
     metricsUrls: system.metricsUrls,
     gatewayMode,
+    webhookTls,
   };
   process.env['TEST_STACK'] = JSON.stringify(stack);
   (globalThis as Record<string, unknown>)['__TEST_STACK_TEARDOWN__'] = async () => {
