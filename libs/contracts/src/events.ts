@@ -10,10 +10,15 @@ import { ENTITY_ID_MAX } from './entity-id';
 const timestamp = z.string().max(32).meta({ format: 'date-time' });
 const EventId = z.string().regex(EVENT_ID_PATTERN).max(30);
 const EventTypeName = z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`);
+/** RFC 3339's date-time (`T` and `Z` in either case): Date.parse alone also takes `0.5` or `2000-01-01`. */
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 const instant = z
   .string()
   .max(40)
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'must be an RFC 3339 date-time')
+  .refine(
+    (value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.toUpperCase())),
+    'must be an RFC 3339 date-time',
+  )
   .meta({ format: 'date-time' });
 
 export const EVENTS_PAGE_SIZE = { default: 20, min: 1, max: 100 } as const;
@@ -99,11 +104,16 @@ export const EventPage = z
     },
   });
 
+/**
+ * Declared as production takes it (an https URL; `http` also outside production, which the document does not show);
+ * the events service checks it (WHATWG parsing, no credentials, no fragment), so the schema only says what it is.
+ */
 const WebhookUrl = z
   .string()
   .min(1)
   .max(2048)
-  .describe('An absolute https URL (http also outside production), no credentials');
+  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^\\s]+$' })
+  .describe('An absolute https URL (http also outside production), no credentials, no fragment');
 const EventTypes = z
   .array(z.union([EventTypeName, z.literal('*')]))
   .min(1, 'must name at least one event type, or *')

@@ -66,7 +66,10 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
   if (route.security === 'bearer-or-api-key' && !authorization && !apiKey) throw notAuthenticated();
 
   const params = parsePart(route.params, req.params, route.invalidParamsStatus === 400);
-  const query = parsePart(route.query, req.query, false);
+  // An API key in `?api_key=` is a credential (read above, also when empty), not a parameter of the route (whose
+  // query may be strict).
+  const credentialInQuery = deps.env.API_KEY_PROTECTION && route.security === 'bearer-or-api-key';
+  const query = parsePart(route.query, credentialInQuery ? withoutApiKey(req.query) : req.query, false);
   let body: unknown;
   if (route.body) {
     const accepted = route.bodyTypes ?? ['json'];
@@ -163,6 +166,11 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, invalidIsBadRe
     throw error;
   }
 }
+
+const withoutApiKey = (query: Request['query']): Record<string, unknown> => {
+  const { api_key: _credential, ...rest } = query as Record<string, unknown>;
+  return rest;
+};
 
 const notAuthenticated = () =>
   new AppError('UNAUTHENTICATED', 'Not authenticated', { headers: { 'www-authenticate': 'Bearer' } });

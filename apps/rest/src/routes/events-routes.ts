@@ -195,8 +195,8 @@ export const eventsRoutes = [
         ...(types ? { types } : {}),
         ...(query.resource_type ? { resourceType: query.resource_type } : {}),
         ...(query.resource_id !== undefined ? { resourceId: String(query.resource_id) } : {}),
-        ...(query.occurred_after ? { occurredAfter: new Date(query.occurred_after).toISOString() } : {}),
-        ...(query.occurred_before ? { occurredBefore: new Date(query.occurred_before).toISOString() } : {}),
+        ...(query.occurred_after ? { occurredAfter: new Date(query.occurred_after.toUpperCase()).toISOString() } : {}),
+        ...(query.occurred_before ? { occurredBefore: new Date(query.occurred_before.toUpperCase()).toISOString() } : {}),
       };
       const { events } = await gateway.execute(
         ListEvents,
