@@ -12,7 +12,7 @@
  */
 import {
   buildEvent,
-  canReadEvent,
+  canDeliverEvent,
   nextAttemptDelayMs,
   toPublicEvent,
   type RecordedEvent,
@@ -111,13 +111,11 @@ export class DeliveryProcessor {
   ): Promise<string | { state: 'withheld' | 'failed'; reason: string }> {
     const owner = await this.deps.owners.readerOf(webhook.ownerId);
     if (!owner) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
-    // The owner's role now, within the scopes of the token that made the webhook.
-    const carried: readonly string[] = webhookScopes(webhook);
-    const reader = { ...owner, scopes: owner.scopes.filter((scope) => carried.includes(scope)) };
     if (delivery.eventId === null) return JSON.stringify(delivery.body);
     const stored = await this.deps.events.findById(delivery.eventId);
     if (!stored) return { state: 'failed', reason: 'the event is past retention' };
-    if (!canReadEvent(reader, stored.audience)) {
+    // The owner's role now, within the scopes of the token that made the webhook; a private event only its owner's.
+    if (!canDeliverEvent(owner, webhookScopes(webhook), stored.audience)) {
       return { state: 'withheld', reason: 'the owner may not read this event' };
     }
     const { _id, ...rest } = stored;

@@ -16,7 +16,7 @@ export {
   type PublicEvent,
 } from './event-types';
 export { newEventId, isEventId, EVENT_ID_PATTERN, EVENT_ID_PREFIX } from './event-id';
-export { canReadEvent, readableEventsFilter, isEventAdmin, type EventReader } from './visibility';
+export { canReadEvent, canDeliverEvent, readableEventsFilter, isEventAdmin, type EventReader } from './visibility';
 export { SecretBox, newSigningSecret } from './secret-box';
 export { retrySchedule, nextAttemptDelayMs, DEFAULT_RETRY_SCHEDULE } from './retry-schedule';
 export { buildEvent, actorOf, type EventCaller } from './build-event';

@@ -1,10 +1,12 @@
 /**
  * Who reads which event: the scope of the event's kind binds every reader (an admin's narrowed token and an admin's
  * API key too), private events need a login (the owner's, or an admin's), and the MongoDB filter the feed pages with
- * selects exactly the events canReadEvent allows (checked on every reader against every audience).
+ * selects exactly the events canReadEvent allows (checked on every reader against every audience). A webhook delivers
+ * what its owner reads now within the webhook's scopes, and a private event only to its owner: never another user's
+ * API keys or password resets, an admin's endpoint included; a demoted admin's endpoint loses the audit view.
  */
 import type { EventAudience } from './event-types';
-import { canReadEvent, readableEventsFilter, type EventReader } from './visibility';
+import { canDeliverEvent, canReadEvent, readableEventsFilter, type EventReader } from './visibility';
 
 const ALL_READ = ['users:read', 'items:read', 'posts:read'];
 
@@ -79,5 +81,31 @@ describe('event visibility', () => {
         );
       }
     }
+  });
+
+  it('when a webhook delivers, then only what its owner reads now within the webhook scopes, private events only the owner’s', () => {
+    const deliverable = (owner: EventReader | null, scopes: readonly string[]) =>
+      audiences
+        .filter((a) => canDeliverEvent(owner, scopes, a))
+        .map((a) => `${a.scope}/${a.ownerId}/${a.private}`);
+    const admin = readers['admin']!;
+    // An admin's endpoint: every public event, and of the private ones only the admin's own (user 1: none here).
+    expect(deliverable(admin, ALL_READ).filter((key) => key.endsWith('/true'))).toEqual([]);
+    expect(deliverable(admin, ALL_READ)).toHaveLength(9);
+    // A member's: its own private events, nobody else's.
+    expect(deliverable(readers['member']!, ALL_READ).filter((key) => key.endsWith('/true'))).toEqual([
+      'users:read/7/true',
+      'items:read/7/true',
+      'posts:read/7/true',
+    ]);
+    // A webhook made with a token narrowed to items:read carries item events only, whatever the owner's role.
+    expect(
+      deliverable(readers['member']!, ['items:read']).every((key) => key.startsWith('items:read/')),
+    ).toBe(true);
+    expect(deliverable(admin, ['items:read']).every((key) => key.startsWith('items:read/'))).toBe(true);
+    // The owner's account gone or deactivated (null), or a viewer now (demoted: read scopes only, no admin view).
+    expect(deliverable(null, ALL_READ)).toEqual([]);
+    const demoted: EventReader = { kind: 'user', userId: 1, role: 'viewer', scopes: ALL_READ };
+    expect(deliverable(demoted, ALL_READ).filter((key) => key.endsWith('/true'))).toEqual([]);
   });
 });

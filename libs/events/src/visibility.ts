@@ -7,6 +7,9 @@
  *   admin's API key made with it) reads item events only, as it reads items only.
  * - A private event (API keys, password resets, `webhook.disabled`) is read only through a login's token (never an
  *   API key, which may not read API keys either): its owner's, or an admin's (the audit trail).
+ * - A webhook delivery leaves the platform: it carries what its owner may read now, within the read scopes of the
+ *   token that made the webhook, and a private event only to an endpoint of that event's owner (an admin's endpoint
+ *   never receives another user's API keys or password resets: the audit trail stays in the feed).
  */
 import { EVENT_READ_SCOPES, type EventAudience } from './event-types';
 
@@ -19,13 +22,30 @@ export interface EventReader {
 }
 
 /** An admin's login: reads every private event (within its scopes). */
-export const isEventAdmin = (reader: EventReader): boolean => reader.role === 'admin' && reader.kind === 'user';
+export const isEventAdmin = (reader: EventReader): boolean =>
+  reader.role === 'admin' && reader.kind === 'user';
 
 export function canReadEvent(reader: EventReader, audience: EventAudience): boolean {
   if (!reader.scopes.includes(audience.scope)) return false;
   if (!audience.private) return true;
   if (reader.kind !== 'user') return false;
   return isEventAdmin(reader) || (reader.userId !== null && reader.userId === audience.ownerId);
+}
+
+/**
+ * Whether a webhook of `owner` (the owner's account as read now; null: gone or deactivated) that carries
+ * `webhookScopes` may deliver an event with `audience`: the owner reads it now with those scopes only, and a private
+ * event is the owner's own.
+ */
+export function canDeliverEvent(
+  owner: EventReader | null,
+  webhookScopes: readonly string[],
+  audience: EventAudience,
+): boolean {
+  if (owner === null || owner.userId === null) return false;
+  if (audience.private && audience.ownerId !== owner.userId) return false;
+  const reader = { ...owner, scopes: owner.scopes.filter((scope) => webhookScopes.includes(scope)) };
+  return canReadEvent(reader, audience);
 }
 
 /**

@@ -157,8 +157,10 @@ describe('event outbox across a FerretDB crash', () => {
         ),
     });
     // An update the unique index refuses (a 409), then one that passes: the record is at version 1 either way.
-    await expect(updateVersioned(target, 1, { name: 'taken' }, null, {}, recorded('item.updated'))).rejects.toThrow();
-    await updateVersioned(target, 1, { name: 'renamed' }, null, {}, recorded('item.updated'));
+    await expect(
+      updateVersioned(target, 1, { name: 'taken' }, null, {}, { event: recorded('item.updated') }),
+    ).rejects.toThrow();
+    await updateVersioned(target, 1, { name: 'renamed' }, null, {}, { event: recorded('item.updated') });
     // A deletion whose cascade fails the first time (a 503 to retry), then passes: the record is gone either way.
     let cascadeDown = true;
     const cascade = async () => {
@@ -166,10 +168,10 @@ describe('event outbox across a FerretDB crash', () => {
       cascadeDown = false;
       throw new Error('cascade unavailable');
     };
-    await expect(deleteVersioned(target, 3, null, {}, cascade, recorded('item.deleted'))).rejects.toThrow(
-      'cascade unavailable',
-    );
-    await deleteVersioned(target, 3, null, {}, cascade, recorded('item.deleted'));
+    await expect(
+      deleteVersioned(target, 3, null, {}, cascade, { event: recorded('item.deleted') }),
+    ).rejects.toThrow('cascade unavailable');
+    await deleteVersioned(target, 3, null, {}, cascade, { event: recorded('item.deleted') });
 
     await new Promise((resolve) => setTimeout(resolve, 200)); // the pushes
     await relay.sweep();

@@ -50,9 +50,17 @@ export class EventFanOut {
     for (const event of events) {
       for (const webhook of webhooks) {
         if (!subscribes(webhook, event.type) || webhook.createdAt > event.occurredAt) continue;
-        // A webhook never carries an event of a scope its token did not have (its scopes never widen).
+        // A webhook never carries an event of a scope its token did not have (its scopes never widen), nor another
+        // user's private event (the owner's role now is checked at each attempt: canDeliverEvent).
         if (!webhookScopes(webhook).includes(event.audience.scope)) continue;
-        const message = { id: event._id, type: event.type, eventId: event._id, body: null, audience: event.audience };
+        if (event.audience.private && event.audience.ownerId !== webhook.ownerId) continue;
+        const message = {
+          id: event._id,
+          type: event.type,
+          eventId: event._id,
+          body: null,
+          audience: event.audience,
+        };
         deliveries.push(newDelivery(webhook, message, now));
       }
     }

@@ -85,6 +85,9 @@ export class WebhookService {
   private checkUrl(raw: unknown): string {
     if (typeof raw !== 'string' || raw.length === 0) return fail('url', 'is required');
     if (raw.length > MAX_URL) return fail('url', `at most ${MAX_URL} characters`);
+    // The URL parser drops tabs and newlines and trims spaces: a URL is taken only as written.
+    const control = [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+    if (control || /\s/.test(raw)) return fail('url', 'must not contain whitespace or control characters');
     let url: URL;
     try {
       url = new URL(raw);
@@ -96,7 +99,9 @@ export class WebhookService {
     }
     if (url.username || url.password) return fail('url', 'must not hold credentials');
     if (url.hash) return fail('url', 'must not hold a fragment');
-    return url.toString();
+    // Kept as written (each attempt parses it again): the parsed form may be longer than the limit the input met
+    // (`https://host` gains its `/`, an IDN its punycode).
+    return raw;
   }
 
   /** The event types asked for, each known and of a scope the webhook carries (`*`: every type it may carry). */
@@ -110,7 +115,10 @@ export class WebhookService {
         return fail('event_types', `unknown event type: ${String(type)}`);
       }
       if (type !== '*' && !scopes.includes(eventTypeScope(type as EventType))) {
-        return fail('event_types', `${type} needs the ${eventTypeScope(type as EventType)} scope, which this token does not carry`);
+        return fail(
+          'event_types',
+          `${type} needs the ${eventTypeScope(type as EventType)} scope, which this token does not carry`,
+        );
       }
     }
     return types as string[];
@@ -126,7 +134,10 @@ export class WebhookService {
     const principal = this.owner(caller);
     const scopes = readScopesOf(principal);
     if (scopes.length === 0) {
-      throw new AppError('FORBIDDEN', `Not enough permissions. Required: one of ${EVENT_READ_SCOPES.join(', ')}`);
+      throw new AppError(
+        'FORBIDDEN',
+        `Not enough permissions. Required: one of ${EVENT_READ_SCOPES.join(', ')}`,
+      );
     }
     const url = this.checkUrl(input.url);
     const eventTypes = this.checkTypes(input.eventTypes, scopes);
@@ -305,7 +316,13 @@ export class WebhookService {
     const admin = isAdmin(principal);
     const found = await this.deliveries.ofWebhook(webhook._id, {
       withheld: admin,
-      readable: readableEventsFilter(principal),
+      // What the caller reads now, and of private events only the webhook owner's (the only ones it may deliver).
+      readable: {
+        $and: [
+          readableEventsFilter(principal) ?? {},
+          { $or: [{ 'audience.private': false }, { 'audience.ownerId': webhook.ownerId }] },
+        ],
+      },
       before: args.after ?? null,
       first: first + 1,
     });
@@ -327,7 +344,9 @@ export class WebhookService {
       !delivery ||
       delivery.webhookId !== webhook._id ||
       (delivery.state === 'withheld' && !admin) ||
-      (delivery.audience && !canReadEvent(principal, delivery.audience))
+      (delivery.audience &&
+        (!canReadEvent(principal, delivery.audience) ||
+          (delivery.audience.private && delivery.audience.ownerId !== webhook.ownerId)))
     ) {
       throw notFound('Delivery', deliveryId);
     }
