@@ -1584,6 +1584,8 @@ export interface components {
             id: number;
             url: string;
             event_types: string[];
+            /** @description The read scopes its deliveries are bound to: those of the token that created it. Changing the webhook needs a token with all of them. */
+            scopes: ("users:read" | "items:read" | "posts:read")[];
             description: string | null;
             /** @enum {string} */
             status: "enabled" | "disabled";
@@ -1612,7 +1614,10 @@ export interface components {
          *     }
          */
         WebhookCreate: {
-            /** @description An absolute https URL (http also outside production), no credentials */
+            /**
+             * Format: uri
+             * @description An absolute https URL (http also outside production), no credentials, no fragment
+             */
             url: string;
             /** @description Event types to receive, or `*` for every type */
             event_types: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | "*")[];
@@ -1625,6 +1630,11 @@ export interface components {
          *       "url": "https://example.com/hooks",
          *       "event_types": [
          *         "item.created"
+         *       ],
+         *       "scopes": [
+         *         "users:read",
+         *         "items:read",
+         *         "posts:read"
          *       ],
          *       "description": null,
          *       "status": "enabled",
@@ -1640,6 +1650,8 @@ export interface components {
             id: number;
             url: string;
             event_types: string[];
+            /** @description The read scopes its deliveries are bound to: those of the token that created it. Changing the webhook needs a token with all of them. */
+            scopes: ("users:read" | "items:read" | "posts:read")[];
             description: string | null;
             /** @enum {string} */
             status: "enabled" | "disabled";
@@ -1661,7 +1673,10 @@ export interface components {
          *     }
          */
         WebhookUpdate: {
-            /** @description An absolute https URL (http also outside production), no credentials */
+            /**
+             * Format: uri
+             * @description An absolute https URL (http also outside production), no credentials, no fragment
+             */
             url?: string;
             /** @description Event types to receive, or `*` for every type */
             event_types?: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | "*")[];
@@ -28166,6 +28181,11 @@ export interface operations {
                      *         "event_types": [
                      *           "item.created"
                      *         ],
+                     *         "scopes": [
+                     *           "users:read",
+                     *           "items:read",
+                     *           "posts:read"
+                     *         ],
                      *         "description": null,
                      *         "status": "enabled",
                      *         "disabled_reason": null,
@@ -28603,6 +28623,9 @@ export interface operations {
                      *       "url": "example1",
                      *       "event_types": [
                      *         "example1"
+                     *       ],
+                     *       "scopes": [
+                     *         "users:read"
                      *       ],
                      *       "description": "example1",
                      *       "status": "enabled",
@@ -29232,6 +29255,11 @@ export interface operations {
                      *       "url": "https://example.com/hooks",
                      *       "event_types": [
                      *         "item.created"
+                     *       ],
+                     *       "scopes": [
+                     *         "users:read",
+                     *         "items:read",
+                     *         "posts:read"
                      *       ],
                      *       "description": null,
                      *       "status": "enabled",
@@ -30426,6 +30454,11 @@ export interface operations {
                      *       "event_types": [
                      *         "item.created"
                      *       ],
+                     *       "scopes": [
+                     *         "users:read",
+                     *         "items:read",
+                     *         "posts:read"
+                     *       ],
                      *       "description": null,
                      *       "status": "enabled",
                      *       "disabled_reason": null,
@@ -31206,6 +31239,9 @@ export interface operations {
                      *       "url": "example1",
                      *       "event_types": [
                      *         "example1"
+                     *       ],
+                     *       "scopes": [
+                     *         "users:read"
                      *       ],
                      *       "description": "example1",
                      *       "status": "enabled",
