@@ -254,7 +254,14 @@ describe('deployment: docker-compose.yml', () => {
       expect(environment['HOST']).toBe('0.0.0.0');
       expect(environment['NODE_ENV']).toBe('production');
       expect(Buffer.byteLength(interpolate(environment['JWT_SECRET']!))).toBeGreaterThanOrEqual(32);
+      // Outside a rotation no other value is accepted (README "Rotating secrets" fills these in, step by step).
+      expect(interpolate(environment['JWT_SECRET_ACCEPTED']!)).toBe('');
+      expect(interpolate(environment['SUBGRAPH_SECRET_ACCEPTED']!)).toBe('');
     }
+    const rest = compose.services['rest']!['environment'] as Record<string, string>;
+    expect(Buffer.byteLength(interpolate(rest['IDEMPOTENCY_SECRET']!))).toBeGreaterThanOrEqual(32);
+    expect(interpolate(rest['IDEMPOTENCY_SECRET']!)).not.toBe(interpolate(rest['JWT_SECRET']!));
+    expect(interpolate(rest['IDEMPOTENCY_SECRET_ACCEPTED']!)).toBe('');
   });
 
   it('when ports, URLs and healthchecks are read, then they match the code, and only rest and gateway are published', () => {
@@ -815,6 +822,10 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     const hosts = Array.from({ length: members }, (_, i) => `mongo-${i}.mongo:27017`).join(',');
     expect(decoded('MONGO_URL')).toBe(`mongodb://${hosts}/?replicaSet=rs0`);
     expect(Buffer.byteLength(decoded('JWT_SECRET'))).toBeGreaterThanOrEqual(32);
+    // Three different secrets, each rotated on its own; no other value accepted outside a rotation.
+    expect(new Set(['JWT_SECRET', 'SUBGRAPH_SECRET', 'IDEMPOTENCY_SECRET'].map(decoded)).size).toBe(3);
+    for (const name of ['JWT_SECRET_ACCEPTED', 'SUBGRAPH_SECRET_ACCEPTED', 'IDEMPOTENCY_SECRET_ACCEPTED'])
+      expect({ name, value: decoded(name) }).toEqual({ name, value: '' });
     expect(decoded('REDIS_URL')).toBe(`redis://:${decoded('REDIS_PASSWORD')}@redis:6379`);
     const redis = find('Deployment', 'redis').spec.template.spec.containers[0];
     expect(redis.image).toBe('redis:7');

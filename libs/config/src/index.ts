@@ -13,6 +13,7 @@ export {
 } from './common-environment';
 export {
   loadServiceEnvironment,
+  resolveIdempotencySecret,
   resolveJwtSecret,
   resolveSecrets,
   resolveSubgraphSecret,

@@ -55,6 +55,7 @@ type IdempotencySettings = Pick<
   | 'GATEWAY_TIMEOUT_MS'
   | 'ERROR_FORMAT'
   | 'jwtSecret'
+  | 'idempotencySecret'
 >;
 
 export interface Idempotency {
@@ -77,6 +78,8 @@ export interface Idempotency {
    * is logged.
    */
   settleLate(res: Response, late: Promise<StoredResponse>): void;
+  /** Resolves true once the store's Redis is connected (at once without one), false after `timeoutMs`. */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -92,7 +95,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     // A claim outlives the longest the first request can run, a write's late outcome included (ADR 0020); after that
     // it counts as abandoned.
     runningTtlMs: Math.max(env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS, LATE_OUTCOME_WAIT_MS + 10_000),
-    secret: env.jwtSecret,
+    secret: env.idempotencySecret,
   });
   /** The keyed requests running in this process, by response: what their outcome is stored under. */
   const claims = new WeakMap<Response, { caller: string; key: string; fingerprint: string }>();
@@ -209,6 +212,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         logger.warn({ status: outcome.status }, 'a write answered 504 (outcome unknown) has ended'),
       );
     },
+    ready: (timeoutMs) => store.ready(timeoutMs),
     close: () => store.close(),
   };
 }
