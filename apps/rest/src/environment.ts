@@ -8,6 +8,7 @@ import {
   loadServiceEnvironment,
   metricsPort,
   port,
+  redisUrlSchema,
   resolveIdempotencySecret,
   supergraphServiceEnvironment,
 } from '@platform/config';
@@ -36,7 +37,7 @@ const schema = supergraphServiceEnvironment.extend({
     .default('401')
     .transform((v) => Number(v) as 400 | 401),
   USERS_LIST_STYLE: z.enum(['auto', 'offset', 'page']).default('auto'),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: redisUrlSchema.optional(),
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   /** Redis unreachable: `open` = each instance limits on its own; `closed` = limited requests get 503. */

@@ -31,7 +31,10 @@ export {
   closeRedis,
   connectRedis,
   queueConnection,
+  redisConnectionOptions,
   redisReady,
+  redisUrlSchema,
+  writesReplicated,
   type RedisConnection,
 } from './redis-connection';
 export { webhooksEnvironment } from './webhooks-environment';

@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
 import stringify from 'safe-stable-stringify';
 import { ringOf, type Secrets } from '@platform/auth';
 import type { Logger } from '@platform/logging';
-import { closeRedis, connectRedis, redisReady } from '@platform/config';
+import { closeRedis, connectRedis, redisReady, writesReplicated } from '@platform/config';
 
 /** A stored outcome: what a replay sends back. */
 export interface StoredResponse {
@@ -42,11 +42,16 @@ export interface IdempotencyStore {
   fingerprint(request: unknown): string;
   /**
    * Claims `caller`+`key` for a request with this fingerprint, or says what holds the claim: its `fingerprint` equals
-   * the one given exactly when it holds the same request. Rejects when Redis is down.
+   * the one given exactly when it holds the same request. Rejects when Redis is down, and when a new claim did not reach
+   * a replica (behind Sentinel: a failover would lose it, and a retry would run again beside this request); the claim
+   * is then given up.
    */
   claim(caller: string, key: string, fingerprint: string): Promise<ClaimOutcome>;
-  /** Stores the outcome for `ttlMs` (replaces the claim). */
-  complete(caller: string, key: string, fingerprint: string, response: StoredResponse): Promise<void>;
+  /**
+   * Stores the outcome for `ttlMs` (replaces the claim). Resolves false when it did not reach a replica (behind
+   * Sentinel): it replays until a failover, which would lose it.
+   */
+  complete(caller: string, key: string, fingerprint: string, response: StoredResponse): Promise<boolean>;
   /** Gives the claim up (a 5xx outcome is not kept: the retry runs again). */
   release(caller: string, key: string): Promise<void>;
   /** Resolves true once Redis is connected (at once without Redis), false after `timeoutMs`. */
@@ -70,6 +75,10 @@ export interface IdempotencyStoreOptions {
 type Stored = { fp: string; state: 'running' } | { fp: string; state: 'done'; sealed: string };
 
 export class IdempotencyUnavailableError extends Error {}
+
+/** How long a request's outcome is retried when Redis fails just after its claim (the response waits meanwhile). */
+const COMPLETE_WAIT_MS = 5_000;
+const COMPLETE_RETRY_MS = 200;
 
 /**
  * The claim: the first record found under any accepted secret's key (its 1-based position and value), else the
@@ -151,7 +160,11 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
           running,
           String(options.runningTtlMs),
         );
-        if (found === 0 || value === undefined) return { kind: 'claimed' };
+        if (found === 0 || value === undefined) {
+          if (await writesReplicated(client())) return { kind: 'claimed' };
+          await client().del(keys[0]!);
+          throw new IdempotencyUnavailableError('the claim did not reach a replica');
+        }
         const secret = found - 1;
         const stored = JSON.parse(value) as Stored;
         // The same request (its fingerprint under the record's own secret) answers with the caller's fingerprint.
@@ -160,12 +173,27 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
           ? { kind: 'done', fingerprint: sameRequest, response: unseal(secret, caller, key, stored.sealed) }
           : { kind: 'running', fingerprint: sameRequest };
       }),
-    complete: (caller, key, fingerprint, response) =>
-      guarded(async () => {
-        const sealed = seal(caller, key, response);
-        const value = JSON.stringify({ fp: fingerprintsOf(fingerprint)[0]!, state: 'done', sealed } satisfies Stored);
-        await client().set(redisKeyOf(0, caller, key), value, 'PX', options.ttlMs);
-      }),
+    complete: async (caller, key, fingerprint, response) => {
+      const sealed = seal(caller, key, response);
+      const value = JSON.stringify({ fp: fingerprintsOf(fingerprint)[0]!, state: 'done', sealed } satisfies Stored);
+      const store = () =>
+        guarded(async () => {
+          await client().set(redisKeyOf(0, caller, key), value, 'PX', options.ttlMs);
+          return writesReplicated(client());
+        });
+      // The claim is in Redis (on a replica too, behind Sentinel) and blocks retries until its outcome is stored, or
+      // for runningTtlMs. A Redis that just went away (a failover takes seconds) gets the outcome once it is back,
+      // within COMPLETE_WAIT_MS, so the retry replays instead of meeting 409 and then running again.
+      const deadline = Date.now() + COMPLETE_WAIT_MS;
+      for (;;) {
+        try {
+          return await store();
+        } catch (error) {
+          if (Date.now() >= deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, COMPLETE_RETRY_MS));
+        }
+      }
+    },
     release: (caller, key) =>
       guarded(async () => {
         await client().del(redisKeyOf(0, caller, key));
