@@ -346,12 +346,20 @@ describe('Redis behind Sentinel: the master killed under load', () => {
     for (const target of [a, b, gateway])
       for (let t = 0; t < 100 && (await metric(target, 'rate_limit_store_up')) !== 1; t++) await sleep(100);
 
-    // The PATCH's generation bump is gone with the old master; every reader still answers the PATCH.
-    for (let i = 0; i < 3; i++) {
+    // The PATCH's generation bump is gone with the old master; every reader still answers the PATCH, right after the
+    // switch (no generation is read for REJOIN_MS: reads go uncached) and once reads are cached again, with the
+    // generations the new master has, which are those of before the PATCH (only the entry drop keeps the old answer
+    // from serving then).
+    for (const wait of [0, 2_500, 500]) {
+      await sleep(wait);
       expect((await itemOf(a, id)).body.name).toBe('written before the loss');
       expect((await itemOf(b, id)).body.name).toBe('written before the loss');
       expect((await graphqlItem(id)).body.data.item.name).toBe('written before the loss');
     }
+    // Cached again by then (the last round's reads hit what the round before kept).
+    const hitsAfter = await metric(b, 'read_cache_lookups_total', { result: 'hit' });
+    expect((await itemOf(b, id)).body.name).toBe('written before the loss');
+    expect(await metric(b, 'read_cache_lookups_total', { result: 'hit' })).toBeGreaterThan(hitsAfter);
     // The keyed create's retry may run again: its first answer said it could.
     const retry = await createItem(b, `keyed ${key}`, key);
     // Six requests since `beforeHold` was read: five made while the replica was held, and this one.
