@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
-import { resolveJwtSecret } from '@platform/config';
+import { redisConnectionOptions, resolveJwtSecret } from '@platform/config';
 import {
   APP_NAMES,
   containerSizing,
@@ -254,7 +254,14 @@ describe('deployment: docker-compose.yml', () => {
       expect(environment['HOST']).toBe('0.0.0.0');
       expect(environment['NODE_ENV']).toBe('production');
       expect(Buffer.byteLength(interpolate(environment['JWT_SECRET']!))).toBeGreaterThanOrEqual(32);
+      // Outside a rotation no other value is accepted (README "Rotating secrets" fills these in, step by step).
+      expect(interpolate(environment['JWT_SECRET_ACCEPTED']!)).toBe('');
+      expect(interpolate(environment['SUBGRAPH_SECRET_ACCEPTED']!)).toBe('');
     }
+    const rest = compose.services['rest']!['environment'] as Record<string, string>;
+    expect(Buffer.byteLength(interpolate(rest['IDEMPOTENCY_SECRET']!))).toBeGreaterThanOrEqual(32);
+    expect(interpolate(rest['IDEMPOTENCY_SECRET']!)).not.toBe(interpolate(rest['JWT_SECRET']!));
+    expect(interpolate(rest['IDEMPOTENCY_SECRET_ACCEPTED']!)).toBe('');
   });
 
   it('when ports, URLs and healthchecks are read, then they match the code, and only rest and gateway are published', () => {
@@ -310,6 +317,37 @@ describe('deployment: docker-compose.yml', () => {
         memLimitMiB: base.memoryLimitBytes! / MIB,
       });
       expectHeapBelowLimit(app, { heapMiB: heapLimitMiB(nodeOptions), memoryLimitBytes: Number(memLimit?.[1]) * MIB });
+    }
+  });
+
+  it('when docker-compose.redis-ha.yml is read, then it is a valid compose file that puts Redis behind three Sentinels and points every Redis user at them', () => {
+    const ha = parseYaml(read('docker-compose.redis-ha.yml'), { merge: true }) as {
+      services: Record<string, Record<string, any>>;
+      volumes: Record<string, unknown>;
+    };
+    expect(validate(ha) ? [] : validate.errors).toEqual([]);
+    const sentinels = ['sentinel-1', 'sentinel-2', 'sentinel-3'];
+    for (const name of sentinels) {
+      const script = (ha.services[name]!['entrypoint'] as string[]).join(' ');
+      expect(script).toContain('sentinel monitor mymaster redis 6379 2');
+      expect(script).toContain('--sentinel');
+      expect(ha.services[name]!['healthcheck'].test).toEqual(['CMD', 'redis-cli', '-p', '26379', 'ping']);
+    }
+    for (const node of ['redis', 'redis-replica-1', 'redis-replica-2']) {
+      expect(ha.services[node]!['command']).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
+      expect(Object.keys(ha.volumes)).toContain(`${node}-data`);
+    }
+    expect(ha.services['redis-replica-1']!['command'].slice(-3)).toEqual(['--replicaof', 'redis', '6379']);
+    for (const app of APP_NAMES.filter((a) => appVariables[a].some((v) => v.name === 'REDIS_URL'))) {
+      const url = ha.services[app]!['environment']['REDIS_URL'] as string;
+      expect(redisConnectionOptions(url)).toEqual({
+        name: 'mymaster',
+        sentinels: sentinels.map((host) => ({ host, port: 26379 })),
+      });
+      expect(Object.keys(ha.services[app]!['depends_on']).sort()).toEqual(sentinels);
+      // Nothing else of the app changes: the override sets REDIS_URL and the start order only.
+      expect(Object.keys(ha.services[app]!).sort()).toEqual(['depends_on', 'environment']);
+      expect(Object.keys(ha.services[app]!['environment'])).toEqual(['REDIS_URL']);
     }
   });
 
@@ -496,7 +534,7 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
         pod: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
       });
       expect(pod.automountServiceAccountToken).toBe(false);
-      for (const container of pod.containers) {
+      for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
         expect({ name: workload.metadata.name, security: container.securityContext }).toEqual({
           name: workload.metadata.name,
           security: {
@@ -608,7 +646,9 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
       }
     }
     for (const list of Object.values(callers)) list.sort();
-    expect(callers).toEqual(ALLOWED_CALLERS);
+    // Behind Sentinel (prod) the Redis pods reach each other too: replication, the Sentinels' watch and gossip.
+    const redisPeers = overlay === 'prod' ? ['redis'] : [];
+    expect(callers).toEqual({ ...ALLOWED_CALLERS, redis: [...ALLOWED_CALLERS['redis']!, ...redisPeers].sort() });
     for (const app of APP_NAMES) {
       for (const [name, value] of Object.entries(envFromConfig(app))) {
         const target = name.endsWith('_URL') ? internalUrlTarget(value) : undefined;
@@ -815,9 +855,36 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     const hosts = Array.from({ length: members }, (_, i) => `mongo-${i}.mongo:27017`).join(',');
     expect(decoded('MONGO_URL')).toBe(`mongodb://${hosts}/?replicaSet=rs0`);
     expect(Buffer.byteLength(decoded('JWT_SECRET'))).toBeGreaterThanOrEqual(32);
-    expect(decoded('REDIS_URL')).toBe(`redis://:${decoded('REDIS_PASSWORD')}@redis:6379`);
-    const redis = find('Deployment', 'redis').spec.template.spec.containers[0];
-    expect(redis.image).toBe('redis:7');
-    expect(redis.args.slice(-2)).toEqual(['--requirepass', '$(REDIS_PASSWORD)']);
+    // Three different secrets, each rotated on its own; no other value accepted outside a rotation.
+    expect(new Set(['JWT_SECRET', 'SUBGRAPH_SECRET', 'IDEMPOTENCY_SECRET'].map(decoded)).size).toBe(3);
+    for (const name of ['JWT_SECRET_ACCEPTED', 'SUBGRAPH_SECRET_ACCEPTED', 'IDEMPOTENCY_SECRET_ACCEPTED'])
+      expect({ name, value: decoded(name) }).toEqual({ name, value: '' });
+    if (overlay === 'dev') {
+      expect(decoded('REDIS_URL')).toBe(`redis://:${decoded('REDIS_PASSWORD')}@redis:6379`);
+      const redis = find('Deployment', 'redis').spec.template.spec.containers[0];
+      expect(redis.image).toBe('redis:7');
+      expect(redis.args.slice(-2)).toEqual(['--requirepass', '$(REDIS_PASSWORD)']);
+      return;
+    }
+    // prod: Redis behind Sentinel (k8s/components/redis-ha), every app told where the Sentinels are.
+    expect(objects.some((o) => o.kind === 'Deployment' && o.metadata.name === 'redis')).toBe(false);
+    const statefulSet = find('StatefulSet', 'redis');
+    const headless = find('Service', 'redis-headless');
+    expect(statefulSet['spec'].replicas).toBe(3);
+    expect(statefulSet['spec'].serviceName).toBe('redis-headless');
+    expect(headless['spec'].clusterIP).toBe('None');
+    const pod = statefulSet['spec'].template.spec;
+    expect(pod.containers.map((c: any) => [c.name, c.image, c.args])).toEqual([
+      ['redis', 'redis:7', ['redis-server', '/conf/redis.conf']],
+      ['sentinel', 'redis:7', ['redis-server', '/conf/sentinel.conf', '--sentinel']],
+    ]);
+    const config = pod.initContainers[0].command.join(' ') as string;
+    expect(config).toMatch(/sentinel monitor mymaster \$master 6379 2/);
+    expect(config).toMatch(/requirepass \$REDIS_PASSWORD/);
+    const password = encodeURIComponent(decoded('REDIS_PASSWORD'));
+    const sentinels = [0, 1, 2].map((i) => `redis-${i}.redis-headless:26379`).join(',');
+    expect(decoded('REDIS_URL')).toBe(`redis+sentinel://:${password}@${sentinels}/mymaster?sentinelPassword=${password}`);
+    expect(redisConnectionOptions(decoded('REDIS_URL'))).toMatchObject({ name: 'mymaster', password: decoded('REDIS_PASSWORD') });
+    expect(find('PodDisruptionBudget', 'redis')['spec'].maxUnavailable).toBe(1);
   });
 });

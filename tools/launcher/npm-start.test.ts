@@ -47,6 +47,11 @@ const alive = (pid: number) => {
 const SECRETS = {
   JWT_SECRET: randomBytes(36).toString('base64url'),
   SUBGRAPH_SECRET: randomBytes(36).toString('base64url'),
+  // A rotation in progress (README "Rotating secrets"): other values accepted beside the current ones.
+  JWT_SECRET_ACCEPTED: randomBytes(36).toString('base64url'),
+  SUBGRAPH_SECRET_ACCEPTED: randomBytes(36).toString('base64url'),
+  IDEMPOTENCY_SECRET: randomBytes(36).toString('base64url'),
+  IDEMPOTENCY_SECRET_ACCEPTED: randomBytes(36).toString('base64url'),
   BOOTSTRAP_ADMIN_PASSWORD: `admin-${randomBytes(12).toString('hex')}`,
   BOOTSTRAP_API_KEY: `start-key-${randomBytes(12).toString('hex')}`,
   GRAPHIQL_PASSWORD: `graphiql-${randomBytes(12).toString('hex')}`,

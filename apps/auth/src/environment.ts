@@ -8,6 +8,7 @@ import {
   loadServiceEnvironment,
   mongoEnvironment,
   eventsRelayEnvironment,
+  redisUrlSchema,
 } from '@platform/config';
 
 const schema = commonEnvironment.extend({
@@ -21,7 +22,7 @@ const schema = commonEnvironment.extend({
   /** Refresh-token lifetime in seconds (default 14 days); each rotation issues a token with a fresh lifetime. */
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(1_209_600),
   /** The login throttle (apps/auth/src/domain/login-throttle.ts): attempts per client IP + username and window. */
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: redisUrlSchema.optional(),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   LOGIN_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),

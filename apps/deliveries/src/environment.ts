@@ -50,7 +50,8 @@ export function loadDeliveriesEnvironment() {
   const env = loadServiceEnvironment(schema);
   return {
     ...env,
-    webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret),
+    // Development derives it from the current JWT key (production sets it): stable but for a JWT rotation there.
+    webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret.current),
     schedule: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
   };
 }

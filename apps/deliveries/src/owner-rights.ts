@@ -3,7 +3,7 @@
  * auth subgraph reads at every login): missing or deactivated accounts read nothing; otherwise the role's scopes.
  * Read per delivery, never cached: a deactivated owner's endpoints stop at the next attempt.
  */
-import { scopesForRole, type Role } from '@platform/auth';
+import { scopesForRole, type Role, type Secrets } from '@platform/auth';
 import type { EventReader } from '@platform/events';
 import { InternalGraphQLClient } from '@platform/service';
 
@@ -17,8 +17,8 @@ export interface OwnerRights {
 
 export function usersOwnerRights(options: {
   usersUrl: string;
-  jwtSecret: string;
-  subgraphSecret: string;
+  jwtSecret: Secrets;
+  subgraphSecret: Secrets;
 }): OwnerRights {
   const client = new InternalGraphQLClient(options.usersUrl, {
     caller: 'deliveries',

@@ -28,5 +28,6 @@ export type EventsEnvironment = ReturnType<typeof loadEventsEnvironment>;
 
 export function loadEventsEnvironment() {
   const env = loadServiceEnvironment(schema);
-  return { ...env, webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret) };
+  // Development derives it from the current JWT key (production sets it): stable but for a JWT rotation there.
+  return { ...env, webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret.current) };
 }

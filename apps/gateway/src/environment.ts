@@ -1,6 +1,14 @@
 /** The gateway's settings, parsed once at start. */
 import { z } from 'zod';
-import { booleanFlag, compressionMinBytes, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
+import {
+  booleanFlag,
+  compressionMinBytes,
+  loadServiceEnvironment,
+  metricsPort,
+  port,
+  redisUrlSchema,
+  supergraphServiceEnvironment,
+} from '@platform/config';
 
 const schema = supergraphServiceEnvironment
   .extend({
@@ -9,7 +17,7 @@ const schema = supergraphServiceEnvironment
     METRICS_PORT: metricsPort(9400),
     GRAPHQL_INTROSPECTION: booleanFlag(true),
     /** Rate limits for direct GraphQL clients (the REST facade's calls are exempt: it limits its own callers). */
-    REDIS_URL: z.string().optional(),
+    REDIS_URL: redisUrlSchema.optional(),
     RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
     RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),

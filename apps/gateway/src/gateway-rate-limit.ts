@@ -5,6 +5,7 @@
  * Calls from the REST facade carry a proof derived from the JWT secret and are not counted twice.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Secrets } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import {
   FACADE_PROOF_HEADER,
@@ -23,7 +24,7 @@ export interface GatewayRateLimitOptions {
   windowSeconds: number;
   failMode: 'open' | 'closed';
   commandTimeoutMs: number;
-  jwtSecret: string;
+  jwtSecret: Secrets;
   /** TRUST_PROXY: `false`, `true` (leftmost X-Forwarded-For) or a hop count (that many proxies in front). */
   trustProxy: string;
   logger: Logger;

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Redis } from 'ioredis';
-import { connectRedis, redisReady } from '@platform/config';
+import { closeRedis, connectRedis, redisReady } from '@platform/config';
 import type { FederationContext } from '@platform/federation';
 import type { Logger } from '@platform/logging';
 
@@ -161,8 +161,8 @@ export class RedisApqCache implements PersistedQueryCache {
     return this.prefix + (key.startsWith(APQ_KEY_PREFIX) ? key.slice(APQ_KEY_PREFIX.length) : key);
   }
 
-  async close(): Promise<void> {
-    this.redis.disconnect();
+  close(): Promise<void> {
+    return closeRedis(this.redis);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   port,
   mongoEnvironment,
   eventsRelayEnvironment,
+  redisUrlSchema,
 } from '@platform/config';
 
 const schema = commonEnvironment.extend({
@@ -17,7 +18,7 @@ const schema = commonEnvironment.extend({
   ...mongoEnvironment.shape,
   MONGO_DB: z.string().min(1).default('api_items'),
   /** The read cache's generations (bumped after every write); unset: no reader can cache this subgraph's answers. */
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: redisUrlSchema.optional(),
 });
 
 export type ItemsEnvironment = ReturnType<typeof loadItemsEnvironment>;

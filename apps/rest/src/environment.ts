@@ -1,7 +1,17 @@
 /** The REST facade's settings (README.md#configuration), parsed once at start. */
 import { z } from 'zod';
 import { ERROR_FORMATS } from '@platform/errors';
-import { booleanFlag, compressionMinBytes, loadServiceEnvironment, metricsPort, port, supergraphServiceEnvironment } from '@platform/config';
+import type { KeyRing } from '@platform/auth';
+import {
+  booleanFlag,
+  compressionMinBytes,
+  loadServiceEnvironment,
+  metricsPort,
+  port,
+  redisUrlSchema,
+  resolveIdempotencySecret,
+  supergraphServiceEnvironment,
+} from '@platform/config';
 
 // The supergraph settings (subgraph URLs, SUPERGRAPH_PATH, SUBGRAPH_TIMEOUT_MS, API_KEY_CACHE_*) are read with
 // GATEWAY_MODE=embedded (the default); GATEWAY_URL and GATEWAY_TIMEOUT_MS only with `remote`.
@@ -27,13 +37,19 @@ const schema = supergraphServiceEnvironment.extend({
     .default('401')
     .transform((v) => Number(v) as 400 | 401),
   USERS_LIST_STYLE: z.enum(['auto', 'offset', 'page']).default('auto'),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: redisUrlSchema.optional(),
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   /** Redis unreachable: `open` = each instance limits on its own; `closed` = limited requests get 503. */
   RATE_LIMIT_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
   /** Redis unreachable for an `Idempotency-Key` POST: `open` runs it without the guarantee (and says so), `closed` 503s. */
   IDEMPOTENCY_FAIL_MODE: z.enum(['open', 'closed']).default('open'),
+  /**
+   * What names and seals `Idempotency-Key` records in Redis (>= 32 bytes); unset: the JWT key ring. During a rotation
+   * IDEMPOTENCY_SECRET_ACCEPTED (comma-separated) still finds and opens the records sealed under earlier values.
+   */
+  IDEMPOTENCY_SECRET: z.string().optional(),
+  IDEMPOTENCY_SECRET_ACCEPTED: z.string().optional(),
   /** `true`: PUT/PATCH/DELETE of a versioned resource without `If-Match` are refused with 428. */
   REQUIRE_IF_MATCH: booleanFlag(false),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(5).max(5_000).default(80),
@@ -46,11 +62,14 @@ const schema = supergraphServiceEnvironment.extend({
   COMPRESSION_MIN_BYTES: compressionMinBytes(1024),
 });
 
-export type RestEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>>;
+export type RestEnvironment = ReturnType<typeof loadServiceEnvironment<typeof schema>> & {
+  /** IDEMPOTENCY_SECRET's key ring (the JWT ring when unset). */
+  idempotencySecret: KeyRing;
+};
 
 export function loadRestEnvironment(source?: Record<string, string | undefined>): RestEnvironment {
   const env = loadServiceEnvironment(schema, source ? { source, exitOnError: false } : {});
   // Apollo's gateway reports usage metrics to Apollo's servers unless this is set; nothing here may call out.
   if (env.GATEWAY_MODE === 'embedded' && !source) process.env['APOLLO_TELEMETRY_DISABLED'] = 'true';
-  return env;
+  return { ...env, idempotencySecret: resolveIdempotencySecret(env, env.jwtSecret) };
 }

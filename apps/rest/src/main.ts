@@ -35,10 +35,13 @@ async function main(): Promise<void> {
     'operation plans warmed',
   );
   const rateLimiting = createRateLimiting(env, logger);
-  // Serve only once the shared limits are reachable (bounded: a Redis outage must not keep the facade down).
-  if (!(await rateLimiting.ready(3_000)))
-    logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
   const idempotency = createIdempotency(env, logger);
+  // Serve only once the shared limits and the idempotency store are reachable (a keyed POST that came first would run
+  // without its guarantee), bounded: a Redis outage must not keep the facade down.
+  const [limitsReady, idempotencyReady] = await Promise.all([rateLimiting.ready(3_000), idempotency.ready(3_000)]);
+  if (!limitsReady) logger.warn('rate limiter: Redis not reachable at start; limiting in-process until it is');
+  if (!idempotencyReady)
+    logger.warn('idempotency: Redis not reachable at start; keyed POSTs run per IDEMPOTENCY_FAIL_MODE until it is');
   const app = createRestApp({ env, logger, gateway, callers: credentials.callers, rateLimiting, idempotency });
   await runService({
     name: 'rest',

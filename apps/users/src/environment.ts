@@ -7,6 +7,7 @@ import {
   loadServiceEnvironment,
   mongoEnvironment,
   eventsRelayEnvironment,
+  redisUrlSchema,
 } from '@platform/config';
 
 const schema = commonEnvironment
@@ -18,7 +19,7 @@ const schema = commonEnvironment
     ...mongoEnvironment.shape,
     MONGO_DB: z.string().min(1).default('api_users'),
     /** The read cache's generations (bumped after every write); unset: no reader can cache this subgraph's answers. */
-    REDIS_URL: z.string().optional(),
+    REDIS_URL: redisUrlSchema.optional(),
     AUTH_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4003/graphql'),
     ITEMS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4002/graphql'),
     POSTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4004/graphql'),

@@ -41,4 +41,6 @@ export {
   FACADE_CALL_HEADER,
   SUBGRAPH_SECRET_HEADER,
   requireSubgraphSecret,
+  subgraphSecretHeaders,
 } from './subgraph-secret';
+export { acceptsValue, keyIdOf, keyRing, mapRing, ringOf, type KeyRing, type Secrets } from './key-ring';

@@ -8,12 +8,13 @@
 import type { AppError } from '@platform/errors';
 import { credentialChecks, metricsRecording } from '@platform/metrics';
 import { verifyAccessToken, type AccessTokenClaims } from './jwt';
+import type { Secrets } from './key-ring';
 
 export class AccessTokenVerifier {
   private readonly verified = new Map<string, AccessTokenClaims & { exp: number }>();
 
   constructor(
-    private readonly secret: string,
+    private readonly secret: Secrets,
     private readonly maxEntries = 10_000,
   ) {}
 

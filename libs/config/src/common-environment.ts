@@ -33,6 +33,11 @@ export const commonEnvironment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: host(),
   JWT_SECRET: z.string().optional(),
+  /**
+   * Other JWT keys still verified (comma-separated, each >= 32 bytes): during a rotation the coming key (step 1) or the
+   * retiring one (step 2), docs/decisions/0021-key-rings-and-redis-failover.md. Tokens name their key (`kid`).
+   */
+  JWT_SECRET_ACCEPTED: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).max(86_400).default(1800),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -43,6 +48,8 @@ export const commonEnvironment = z.object({
    * subgraph refuses every request without it. Production: required, >= 32 bytes. Development: derived from JWT_SECRET.
    */
   SUBGRAPH_SECRET: z.string().optional(),
+  /** Other subgraph secrets a subgraph lets in during a rotation (comma-separated, each >= 32 bytes); callers send SUBGRAPH_SECRET. */
+  SUBGRAPH_SECRET_ACCEPTED: z.string().optional(),
   /** Per operation, at the gateway and at every subgraph (libs/service/src/graphql-limits.ts). */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1_000).default(30),

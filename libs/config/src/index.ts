@@ -13,6 +13,7 @@ export {
 } from './common-environment';
 export {
   loadServiceEnvironment,
+  resolveIdempotencySecret,
   resolveJwtSecret,
   resolveSecrets,
   resolveSubgraphSecret,
@@ -30,7 +31,10 @@ export {
   closeRedis,
   connectRedis,
   queueConnection,
+  redisConnectionOptions,
   redisReady,
+  redisUrlSchema,
+  writesReplicated,
   type RedisConnection,
 } from './redis-connection';
 export { webhooksEnvironment } from './webhooks-environment';

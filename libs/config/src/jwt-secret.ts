@@ -1,8 +1,13 @@
-/** The HS256 secret: required (>= 32 bytes) in production, generated once and kept in DATA_DIR in development. */
+/**
+ * The shared secrets, each a key ring (docs/decisions/0021-key-rings-and-redis-failover.md): `<NAME>` is the current
+ * value (signs, is sent, seals), `<NAME>_ACCEPTED` the other values still accepted during a rotation (comma-separated).
+ * The HS256 secret: required (>= 32 bytes) in production, generated once and kept in DATA_DIR in development.
+ */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { keyRing, type KeyRing } from '@platform/auth';
 import { EnvironmentError, loadEnvironment } from './load-environment';
 
 const MIN_SECRET_BYTES = 32;
@@ -27,6 +32,22 @@ function configuredSecret(
   return develop();
 }
 
+/**
+ * `<NAME>_ACCEPTED`: the values accepted besides the current one, comma-separated (base64 values, as
+ * `openssl rand -base64 48` makes, never hold a comma), each >= 32 bytes.
+ */
+function acceptedSecrets(name: string, value: string | undefined): string[] {
+  const values = (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  const short = values.filter((v) => Buffer.byteLength(v) < MIN_SECRET_BYTES);
+  if (short.length > 0) {
+    throw new EnvironmentError([`${name}: each value must be at least ${MIN_SECRET_BYTES} bytes`]);
+  }
+  return values;
+}
+
 export function resolveJwtSecret(env: {
   NODE_ENV: string;
   JWT_SECRET?: string | undefined;
@@ -47,6 +68,9 @@ export function resolveJwtSecret(env: {
   });
 }
 
+const developmentSubgraphSecret = (jwtSecret: string): string =>
+  createHmac('sha256', jwtSecret).update('api-platform subgraph secret').digest('base64url');
+
 /**
  * The secret the gateway presents to the subgraphs (SUBGRAPH_SECRET): required (>= 32 bytes) in production; in
  * development derived from the JWT secret, which every local process already shares, so `npm start` needs no new file.
@@ -56,7 +80,7 @@ export function resolveSubgraphSecret(
   jwtSecret: string,
 ): string {
   return configuredSecret('SUBGRAPH_SECRET', env.SUBGRAPH_SECRET, env.NODE_ENV, () =>
-    createHmac('sha256', jwtSecret).update('api-platform subgraph secret').digest('base64url'),
+    developmentSubgraphSecret(jwtSecret),
   );
 }
 
@@ -74,19 +98,47 @@ export function resolveWebhookSecretsKey(
 }
 
 export interface ResolvedSecrets {
-  jwtSecret: string;
-  subgraphSecret: string;
+  /** JWT_SECRET signs; JWT_SECRET_ACCEPTED verify too (and the cursor keys and the facade's proof derive from each). */
+  jwtSecret: KeyRing;
+  /** SUBGRAPH_SECRET is sent; SUBGRAPH_SECRET_ACCEPTED are let in too. */
+  subgraphSecret: KeyRing;
 }
 
-/** Both shared secrets of a process, resolved once at start. */
+/** Both shared secrets of a process, each a key ring, resolved once at start. */
 export function resolveSecrets(env: {
   NODE_ENV: string;
   JWT_SECRET?: string | undefined;
+  JWT_SECRET_ACCEPTED?: string | undefined;
   SUBGRAPH_SECRET?: string | undefined;
+  SUBGRAPH_SECRET_ACCEPTED?: string | undefined;
   DATA_DIR: string;
 }): ResolvedSecrets {
-  const jwtSecret = resolveJwtSecret(env);
-  return { jwtSecret, subgraphSecret: resolveSubgraphSecret(env, jwtSecret) };
+  const jwtSecret = keyRing(resolveJwtSecret(env), acceptedSecrets('JWT_SECRET_ACCEPTED', env.JWT_SECRET_ACCEPTED));
+  // Refused when missing or short in production; in development without one, derived from each JWT key, so a JWT
+  // rotation rotates it alike.
+  const current = resolveSubgraphSecret(env, jwtSecret.current);
+  const derived = env.SUBGRAPH_SECRET ? [] : jwtSecret.accepted.slice(1).map(developmentSubgraphSecret);
+  const accepted = acceptedSecrets('SUBGRAPH_SECRET_ACCEPTED', env.SUBGRAPH_SECRET_ACCEPTED);
+  return { jwtSecret, subgraphSecret: keyRing(current, [...derived, ...accepted]) };
+}
+
+/**
+ * The key that seals `Idempotency-Key` records in Redis and names them (rest): IDEMPOTENCY_SECRET (>= 32 bytes), and
+ * IDEMPOTENCY_SECRET_ACCEPTED still opened during its rotation; unset, the JWT key ring itself (what sealed them
+ * before this setting existed, so records stay readable across the upgrade).
+ */
+export function resolveIdempotencySecret(
+  env: { IDEMPOTENCY_SECRET?: string | undefined; IDEMPOTENCY_SECRET_ACCEPTED?: string | undefined },
+  jwtSecret: KeyRing,
+): KeyRing {
+  const accepted = acceptedSecrets('IDEMPOTENCY_SECRET_ACCEPTED', env.IDEMPOTENCY_SECRET_ACCEPTED);
+  if (env.IDEMPOTENCY_SECRET === undefined || env.IDEMPOTENCY_SECRET === '') {
+    return keyRing(jwtSecret.current, [...jwtSecret.accepted.slice(1), ...accepted]);
+  }
+  if (Buffer.byteLength(env.IDEMPOTENCY_SECRET) < MIN_SECRET_BYTES) {
+    throw new EnvironmentError([`IDEMPOTENCY_SECRET: must be at least ${MIN_SECRET_BYTES} bytes`]);
+  }
+  return keyRing(env.IDEMPOTENCY_SECRET, accepted);
 }
 
 /**
@@ -97,7 +149,9 @@ export function loadServiceEnvironment<
   S extends z.ZodType<{
     NODE_ENV: string;
     JWT_SECRET?: string | undefined;
+    JWT_SECRET_ACCEPTED?: string | undefined;
     SUBGRAPH_SECRET?: string | undefined;
+    SUBGRAPH_SECRET_ACCEPTED?: string | undefined;
     DATA_DIR: string;
   }>,
 >(schema: S, options: Parameters<typeof loadEnvironment>[1] = {}): z.infer<S> & ResolvedSecrets {

@@ -7,7 +7,7 @@
  * demoting its owner, bumps one of them, so the next request on any replica asks again. Without Redis nothing is kept.
  */
 import { GraphQLError } from 'graphql';
-import { digestSecret, signAccessToken, ROLES, type AccessTokenClaims, type Role } from '@platform/auth';
+import { digestSecret, signAccessToken, ROLES, type AccessTokenClaims, type Role, type Secrets } from '@platform/auth';
 import { credentialChecks, metricsRecording } from '@platform/metrics';
 import * as readCache from '@platform/read-cache';
 import { ACCOUNTS, accountGenerations } from './access-token-status';
@@ -36,7 +36,7 @@ export interface AuthSubgraphClient {
 
 export interface ApiKeyExchangeOptions {
   auth: AuthSubgraphClient;
-  jwtSecret: string;
+  jwtSecret: Secrets;
   /** The process's generations; absent (no REDIS_URL): nothing is kept, every request asks. */
   generations?: readCache.RedisGenerations | undefined;
   /** The oldest a verdict may serve (bounds only a write whose bump could not reach Redis); 0: nothing is kept. */

@@ -18,6 +18,7 @@ import {
   malformedCredentialError,
   type AccessTokenClaims,
   type Principal,
+  type Secrets,
 } from '@platform/auth';
 import type { ResolvedSecrets, SupergraphEnvironment } from '@platform/config';
 import type { AppError } from '@platform/errors';
@@ -73,7 +74,7 @@ const viewerOf = (claims: AccessTokenClaims): string =>
   JSON.stringify([claims.kind, claims.uid, claims.sub, claims.role, claims.scopes]);
 
 export interface CallersOptions {
-  jwtSecret: string;
+  jwtSecret: Secrets;
   tokenStatus: AccessTokenStatus;
   apiKeys: ApiKeyExchange;
   /** The process's generations (REDIS_URL); absent: every check asks its subgraph. */

@@ -7,7 +7,7 @@
  */
 import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
-import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, SUBGRAPH_SECRET_HEADER } from '@platform/auth';
+import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, subgraphSecretHeaders, type Secrets } from '@platform/auth';
 import { COMMIT_TIMEOUT_HEADER, DEADLINE_HEADER, DEFAULT_COMMIT_TIMEOUT_MS, Deadline } from '@platform/contracts';
 import { outcomeUnknown } from '@platform/errors';
 import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
@@ -51,8 +51,8 @@ export interface SupergraphGatewayOptions {
    * at the deadline plus the commit bound and keeps waiting for the real outcome (its Idempotency-Key stores it).
    */
   mutationWaitMs?: number | undefined;
-  /** SUBGRAPH_SECRET, presented on every subgraph call. */
-  subgraphSecret: string;
+  /** SUBGRAPH_SECRET (its ring's current value), presented on every subgraph call. */
+  subgraphSecret: Secrets;
   logger: Logger;
   /** SUBGRAPH_DEDUP: identical reads in flight share one fetch (InFlightReads below); default on. */
   dedupReads?: boolean | undefined;
@@ -282,7 +282,7 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
       const client = new GraphQLHttpClient(target, {
         upstream: name,
         timeoutMs: options.subgraphTimeoutMs,
-        headers: { [SUBGRAPH_SECRET_HEADER]: options.subgraphSecret },
+        headers: subgraphSecretHeaders(options.subgraphSecret),
       });
       clients.push(client);
       // Sharing needs the read cache's generation (above), so without the cache there is nothing to deduplicate.

@@ -3,6 +3,7 @@
  * operations, with the internal token and SUBGRAPH_SECRET like every call from one service to another.
  */
 import type { EventTransport, PublishedEvent } from '@platform/mongo';
+import type { Secrets } from '@platform/auth';
 import { InternalGraphQLClient } from '@platform/service';
 
 const RECORD_EVENTS = 'mutation RecordEvents($events: [JSON!]!) { _recordEvents(events: $events) }';
@@ -12,8 +13,8 @@ export function eventsServiceTransport(options: {
   /** The calling service (the internal token's subject). */
   service: string;
   eventsUrl: string;
-  jwtSecret: string;
-  subgraphSecret: string;
+  jwtSecret: Secrets;
+  subgraphSecret: Secrets;
 }): EventTransport {
   const client = new InternalGraphQLClient(options.eventsUrl, {
     caller: options.service,

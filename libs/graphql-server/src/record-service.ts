@@ -16,6 +16,7 @@ import {
   toConnection,
   type Connection,
   type ConnectionArgs,
+  type CursorSecret,
   type ListingSpec,
 } from '@platform/listing';
 import type { Filter } from 'mongodb';
@@ -76,7 +77,7 @@ export class RecordService<T extends VersionedRecord> {
   constructor(
     protected readonly repository: RecordRepository<T>,
     protected readonly resource: Resource & { name: ListingSpec['resource'] },
-    private readonly cursorSecret: Buffer,
+    private readonly cursorSecret: CursorSecret,
     protected readonly options: RecordServiceOptions<T> = {},
   ) {
     if (!resource.scopes) throw new Error(`${resource.type} declares no scopes`);

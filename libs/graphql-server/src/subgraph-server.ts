@@ -15,6 +15,7 @@ import {
   CLIENT_IP_HEADER,
   FACADE_CALL_HEADER,
   type RequestCaller,
+  type Secrets,
 } from '@platform/auth';
 import type { Logger } from '@platform/logging';
 import { Deadline, withDeadline } from '@platform/contracts';
@@ -76,7 +77,7 @@ export interface BaseSubgraphContext extends BaseContext, RequestCaller {
 export interface SubgraphAppDeps {
   db: Db;
   logger: Logger;
-  jwtSecret: string;
+  jwtSecret: Secrets;
   production: boolean;
   maxBodyBytes: number;
   /** Operation limits (GRAPHQL_MAX_*); the defaults when absent. */

@@ -2,7 +2,7 @@
  * Binds cursors to one listing query (collection, parent scope, filter, sort): issuing from a record's stored sort
  * values, and reading them back verified.
  */
-import { CursorError, decodeCursor, encodeCursor, hashQuery } from './cursor-codec';
+import { CursorError, decodeCursor, encodeCursor, hashQuery, type CursorSecret } from './cursor-codec';
 import type { ListingSpec } from './listing-specs';
 import type { FilterInput, ScalarValue } from './listing-types';
 import { canonicalQuery, coerceValue, toStoredValue, type SortKey } from './listing-values';
@@ -25,7 +25,7 @@ export function readCursor(
   filter: FilterInput,
   sort: readonly SortKey[],
   token: string,
-  secret: Buffer,
+  secret: CursorSecret,
   scope?: string,
 ): SortValues {
   const payload = decodeCursor(token, secret);
@@ -56,7 +56,7 @@ export function issueCursor(
   filter: FilterInput,
   sort: readonly SortKey[],
   values: SortValues,
-  secret: Buffer,
+  secret: CursorSecret,
   scope?: string,
 ): string {
   return encodeCursor(

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { keyRing } from '@platform/auth';
 import { CursorError, MAX_CURSOR_LENGTH, decodeCursor, deriveCursorSecret, encodeCursor } from './cursor-codec';
 
 const secret = deriveCursorSecret('codec-jwt-secret');
@@ -49,5 +50,16 @@ describe('cursor codec', () => {
   it('when a token is checked with another key, then it is refused', () => {
     const token = encodeCursor({ collection: 'items', values: [5], queryHash: 'abc' }, secret);
     expect(() => decodeCursor(token, deriveCursorSecret('other'))).toThrow('is not a valid cursor');
+  });
+
+  it('when the JWT key rotates, then a cursor of the retiring key still reads while that key is accepted, new cursors use the new key, and the retired key is refused', () => {
+    const payload = { collection: 'items', values: [5], queryHash: 'abc' };
+    const before = encodeCursor(payload, deriveCursorSecret(keyRing('codec-jwt-secret')));
+    const during = deriveCursorSecret(keyRing('next-jwt-secret', ['codec-jwt-secret']));
+    expect(decodeCursor(before, during)).toEqual(payload);
+    const after = encodeCursor(payload, during);
+    expect(decodeCursor(after, deriveCursorSecret('next-jwt-secret'))).toEqual(payload);
+    expect(() => decodeCursor(after, secret)).toThrow('is not a valid cursor');
+    expect(() => decodeCursor(before, deriveCursorSecret(keyRing('next-jwt-secret')))).toThrow('is not a valid cursor');
   });
 });

@@ -4,6 +4,7 @@
  * another filter or order, is refused.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { mapRing, type KeyRing, type Secrets } from '@platform/auth';
 import type { ScalarValue } from './listing-types';
 
 /** Tokens issued before the payload named its collection (`c`) lack it and are refused like any other bad token. */
@@ -12,9 +13,19 @@ const MAC_BYTES = 16;
 /** Far above any real cursor (a few sort values), low enough to refuse junk before hashing it. */
 export const MAX_CURSOR_LENGTH = 2048;
 
-/** HMAC key for cursors, derived from the JWT secret so that REST and every subgraph verify the same tokens. */
-export function deriveCursorSecret(jwtSecret: string): Buffer {
-  return createHmac('sha256', jwtSecret).update('listing-cursor-v1').digest();
+/**
+ * The cursors' HMAC key: one, or a ring during a JWT_SECRET rotation (cursors made with the current key, read with any
+ * accepted one, so a client paging across a rollout is not refused).
+ */
+export type CursorSecret = Buffer | KeyRing<Buffer>;
+
+const cursorKeyOf = (jwtSecret: string): Buffer => createHmac('sha256', jwtSecret).update('listing-cursor-v1').digest();
+
+/** HMAC key for cursors, derived from the JWT secret (each of its ring) so that REST and every subgraph verify the same tokens. */
+export function deriveCursorSecret(jwtSecret: string): Buffer;
+export function deriveCursorSecret(jwtSecret: Secrets): CursorSecret;
+export function deriveCursorSecret(jwtSecret: Secrets): CursorSecret {
+  return typeof jwtSecret === 'string' ? cursorKeyOf(jwtSecret) : mapRing(jwtSecret, cursorKeyOf);
 }
 
 /** What a cursor carries: its collection, the stored sort values of the last record seen (id included), the query hash. */
@@ -32,23 +43,27 @@ export const hashQuery = (canonical: string): string =>
 
 const mac = (secret: Buffer, body: string): Buffer => createHmac('sha256', secret).update(body).digest().subarray(0, MAC_BYTES);
 
-export function encodeCursor(payload: CursorPayload, secret: Buffer): string {
+export function encodeCursor(payload: CursorPayload, secret: CursorSecret): string {
   const body = Buffer.from(JSON.stringify({ v: VERSION, c: payload.collection, h: payload.queryHash, k: payload.values })).toString('base64url');
-  return `${body}.${mac(secret, body).toString('base64url')}`;
+  return `${body}.${mac(Buffer.isBuffer(secret) ? secret : secret.current, body).toString('base64url')}`;
 }
 
 export class CursorError extends Error {}
 
 /** Verifies and decodes; throws CursorError with a client-safe message. */
-export function decodeCursor(token: string, secret: Buffer): CursorPayload {
+export function decodeCursor(token: string, secret: CursorSecret): CursorPayload {
   if (token.length === 0 || token.length > MAX_CURSOR_LENGTH) throw new CursorError('is not a valid cursor');
   const parts = token.split('.');
   if (parts.length !== 2) throw new CursorError('is not a valid cursor');
   const [body, signature] = parts as [string, string];
   const given = Buffer.from(signature, 'base64url');
-  const expected = mac(secret, body);
-  // Equal lengths first: timingSafeEqual throws otherwise; the length of a MAC is no secret.
-  if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== signature) {
+  const signedBy = (key: Buffer): boolean => {
+    const expected = mac(key, body);
+    // Equal lengths first: timingSafeEqual throws otherwise; the length of a MAC is no secret.
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const keys = Buffer.isBuffer(secret) ? [secret] : secret.accepted;
+  if (!keys.some(signedBy) || given.toString('base64url') !== signature) {
     throw new CursorError('is not a valid cursor');
   }
   let parsed: unknown;

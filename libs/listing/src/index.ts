@@ -18,7 +18,7 @@ export type {
   PageInfo,
   MongoListPlan,
 } from './listing-types';
-export { deriveCursorSecret } from './cursor-codec';
+export { deriveCursorSecret, type CursorSecret } from './cursor-codec';
 export { parentScope } from './cursor-binding';
 export {
   parseRestListQuery,

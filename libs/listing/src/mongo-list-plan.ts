@@ -4,7 +4,7 @@
  * documents found into a connection with an HMAC-signed end cursor and a lazily counted total.
  */
 import { validationError } from '@platform/errors';
-import { CursorError } from './cursor-codec';
+import { CursorError, type CursorSecret } from './cursor-codec';
 import { issueCursor, readCursor, sortValuesOf, type SortValues } from './cursor-binding';
 import type { ListingSpec } from './listing-specs';
 import type { ConnectionArgs, FilterInput, FilterOperator, MongoListPlan, PageInfo, ScalarValue } from './listing-types';
@@ -111,7 +111,7 @@ export function validateSort(spec: ListingSpec, sort: unknown): SortKey[] {
 function validateArgs(
   spec: ListingSpec,
   args: ConnectionArgs,
-  cursorSecret: Buffer,
+  cursorSecret: CursorSecret,
   maxFirst: number,
   scope: string | undefined,
 ): ValidatedArgs {
@@ -182,7 +182,7 @@ function strictlyAfter(path: string, direction: 1 | -1, value: ScalarValue | nul
 export function planMongoList(
   spec: ListingSpec,
   args: ConnectionArgs,
-  cursorSecret: Buffer,
+  cursorSecret: CursorSecret,
   options: { facadeCall?: boolean | undefined; scope?: string | undefined } = {},
 ): MongoListPlan {
   const maxFirst = options.facadeCall ? MAX_FACADE_FIRST : MAX_FIRST;
@@ -217,7 +217,7 @@ export function toConnection<T>(
   plan: MongoListPlan,
   spec: ListingSpec,
   args: ConnectionArgs,
-  cursorSecret: Buffer,
+  cursorSecret: CursorSecret,
   count: (countFilter: Record<string, unknown>) => Promise<number>,
   scope?: string,
 ): Connection<T> {

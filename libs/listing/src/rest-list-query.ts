@@ -4,7 +4,7 @@
  * the chosen style (array, envelope A or envelope B). Every client error names the offending parameter.
  */
 import { validationError } from '@platform/errors';
-import { CursorError } from './cursor-codec';
+import { CursorError, type CursorSecret } from './cursor-codec';
 import { readCursor } from './cursor-binding';
 import type { ListingSpec } from './listing-specs';
 import type { FilterInput, FilterOperator, ListQuery, PageInfo, PaginationRequest, ScalarValue } from './listing-types';
@@ -55,7 +55,7 @@ export interface RestListOptions {
   /** A deployment that lists in one style only (USERS_LIST_STYLE): the other styles' parameters are unknown. */
   forcedStyle?: 'offset' | 'page';
   /** When given, a `pageToken`/`cursor` is verified here against this request's collection, filter and sort. */
-  cursorSecret?: Buffer;
+  cursorSecret?: CursorSecret;
   /** The parent a nested listing hangs under (parentScope), bound into its cursors; the subgraph checks the same. */
   cursorScope?: string;
 }

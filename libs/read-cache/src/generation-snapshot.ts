@@ -21,6 +21,8 @@ export class GenerationSnapshot {
   private failed = false;
   /** The connection's epoch when the request started: nothing read under another may be kept. */
   readonly epoch: number;
+  /** Whether the connection had settled when the request started (RedisGenerations.settled); if not, nothing is read. */
+  private readonly settled: boolean;
 
   constructor(
     private readonly generations: RedisGenerations,
@@ -28,10 +30,12 @@ export class GenerationSnapshot {
     private readonly hintKey: string | undefined,
   ) {
     this.epoch = generations.epoch;
+    this.settled = generations.settled;
   }
 
   /** Starts the request's one read: `keys` and whatever the same request read last time. */
   prefetch(keys: readonly string[]): void {
+    if (!this.usable()) return;
     const hinted = this.hintKey === undefined ? undefined : this.hints?.get(this.hintKey);
     const wanted = hinted ? [...keys, ...hinted] : [...keys];
     for (const key of keys) this.requested.add(key);
@@ -71,7 +75,7 @@ export class GenerationSnapshot {
   }
 
   private usable(): boolean {
-    return !this.failed && this.generations.epoch === this.epoch;
+    return this.settled && !this.failed && this.generations.epoch === this.epoch;
   }
 
   private load(keys: string[]): Promise<void> {

@@ -87,6 +87,16 @@ export interface GenerationBump {
   keys: readonly string[];
 }
 
+/**
+ * After the connection was lost (every Sentinel failover is a lost connection: the old master's socket closes, ioredis
+ * drops it on +switch-master) or a read went unanswered, what is read is not used for this long once the connection is
+ * back. A writer that could not bump meanwhile retries as soon as its own connection is back and every 0.5 s
+ * (subgraph-writes.ts); every connection retries at least once a second. Were this reader back first, an answer it
+ * fetched before such a write committed would otherwise be kept under the generation the pending bump has not raised
+ * yet, and served after the write returned (docs/decisions/0021-key-rings-and-redis-failover.md).
+ */
+export const REJOIN_MS = 2_000;
+
 /** 2^48 - 1: INCR has room for 2^63 beyond it. */
 const randomStart = (): string => String(randomInt(1, 2 ** 48 - 1));
 
@@ -98,13 +108,21 @@ export class RedisGenerations {
   private readonly backListeners: Array<() => void> = [];
   /** Incremented whenever the connection errs or closes: what was read before may not be kept after. */
   private lost = 0;
+  /** What is read before this is not used (REJOIN_MS after the connection came back or a read went unanswered). */
+  private quietUntil = 0;
+  /** Connected once: only then is a loss a rejoin (nothing was kept, and writers flush at their start, before). */
+  private everReady = false;
 
   constructor(options: GenerationsOptions) {
     this.redis = connectRedis(options.redisUrl, options.commandTimeoutMs, options.logger, {
       purpose: options.purpose,
       fallback: options.fallback,
       onLost: () => this.markLost(),
-      onReady: () => this.backListeners.forEach((listener) => listener()),
+      onReady: () => {
+        if (this.everReady) this.quietUntil = Math.max(this.quietUntil, Date.now() + REJOIN_MS);
+        this.everReady = true;
+        this.backListeners.forEach((listener) => listener());
+      },
     }) as Redis & GenerationCommands;
     this.redis.defineCommand('readGenerations', { lua: READ_SCRIPT });
     this.redis.defineCommand('bumpGenerations', { lua: BUMP_SCRIPT });
@@ -114,6 +132,14 @@ export class RedisGenerations {
   /** Changes whenever the connection was lost: a reader keeps nothing it read under another epoch. */
   get epoch(): number {
     return this.lost;
+  }
+
+  /**
+   * Whether what is read now may be used: the connection is up, and was not lost (nor a read unanswered) within the
+   * last REJOIN_MS. A request that starts while it is not reads no generation (nothing served, nothing kept).
+   */
+  get settled(): boolean {
+    return this.redis.status === 'ready' && Date.now() >= this.quietUntil;
   }
 
   /** Called whenever the connection errs or closes (readers drop what they cached). */
@@ -178,6 +204,7 @@ export class RedisGenerations {
 
   private markLost(): void {
     this.lost += 1;
+    if (this.everReady) this.quietUntil = Math.max(this.quietUntil, Date.now() + REJOIN_MS);
     this.lostListeners.forEach((listener) => listener());
   }
 

@@ -3,7 +3,7 @@
  * GraphQL HTTP client (graphql-http-client.ts), authenticated with a short-lived internal token and SUBGRAPH_SECRET;
  * errors come back as AppErrors.
  */
-import { SUBGRAPH_SECRET_HEADER, signInternalToken } from '@platform/auth';
+import { signInternalToken, subgraphSecretHeaders, type Secrets } from '@platform/auth';
 import { REQUEST_ID_HEADER } from '@platform/logging';
 import { currentDeadline } from '@platform/contracts';
 import { GraphQLHttpClient, isMutation } from './graphql-http-client';
@@ -13,16 +13,17 @@ export class InternalGraphQLClient {
   private token: { value: string; renewAt: number } | undefined;
 
   private readonly caller: string;
-  private readonly secret: string;
+  private readonly secret: Secrets;
 
   constructor(
     url: string,
     options: {
       /** Who is calling (the internal token's subject `service:<caller>`). */
       caller: string;
-      jwtSecret: string;
-      /** SUBGRAPH_SECRET: the called subgraph refuses requests without it. */
-      subgraphSecret: string;
+      /** JWT_SECRET (its ring: the internal token is signed with the current key). */
+      jwtSecret: Secrets;
+      /** SUBGRAPH_SECRET (its ring's current value): the called subgraph refuses requests without it. */
+      subgraphSecret: Secrets;
       timeoutMs?: number;
       /** The `upstream` label of the call metrics; default `internal`. */
       upstream?: string;
@@ -34,7 +35,7 @@ export class InternalGraphQLClient {
       upstream: options.upstream ?? 'internal',
       timeoutMs: options.timeoutMs ?? 5_000,
       connections: 16,
-      headers: { [SUBGRAPH_SECRET_HEADER]: options.subgraphSecret },
+      headers: subgraphSecretHeaders(options.subgraphSecret),
     });
   }
 

@@ -12,6 +12,7 @@ import {
   scopesForRole,
   signAccessToken,
   verifyAgainstDummy,
+  type Secrets,
   verifyPassword,
 } from '@platform/auth';
 import { AppError, validationError } from '@platform/errors';
@@ -23,7 +24,7 @@ import type { LoginThrottle } from './login-throttle';
 import type { TokenPair } from '../__generated__/resolvers-types';
 
 export interface TokenSettings {
-  jwtSecret: string;
+  jwtSecret: Secrets;
   accessTokenTtl: number;
   refreshTokenTtl: number;
 }

@@ -10,6 +10,7 @@ import { AppError, validationError } from '@platform/errors';
 import { requireServicePrincipal, type Caller } from '@platform/auth';
 import { items, parseEntityId, storedRepresentation } from '@platform/contracts';
 import { RecordService } from '@platform/graphql-server';
+import type { CursorSecret } from '@platform/listing';
 import { deletedAccount, type DeletionMarks, type EventOutbox } from '@platform/mongo';
 import type { ItemDocument, ItemRepository } from '../data-access/item-repository';
 
@@ -19,7 +20,7 @@ export const itemRepresentation = storedRepresentation(items);
 export class ItemService extends RecordService<ItemDocument> {
   constructor(
     repository: ItemRepository,
-    cursorSecret: Buffer,
+    cursorSecret: CursorSecret,
     private readonly marks: DeletionMarks,
     outbox?: EventOutbox,
   ) {

@@ -8,6 +8,7 @@ import type { Caller } from '@platform/auth';
 import type { EventOutbox } from '@platform/mongo';
 import { comments as commentResource, parseEntityId, storedRepresentation } from '@platform/contracts';
 import { RecordService } from '@platform/graphql-server';
+import type { CursorSecret } from '@platform/listing';
 import type { CommentDocument, CommentRepository } from '../data-access/comment-repository';
 import type { PostRepository } from '../data-access/post-repository';
 import { actingUserId } from './caller';
@@ -21,7 +22,7 @@ export class CommentService extends RecordService<CommentDocument> {
     comments: CommentRepository,
     private readonly posts: PostRepository,
     private readonly guard: DeletionGuard,
-    cursorSecret: Buffer,
+    cursorSecret: CursorSecret,
     outbox?: EventOutbox,
   ) {
     super(comments, commentResource, cursorSecret, {

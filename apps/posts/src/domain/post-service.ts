@@ -9,6 +9,7 @@ import { notFound } from '@platform/errors';
 import { requireServicePrincipal, type Caller } from '@platform/auth';
 import { parseEntityId, posts as postResource, storedRepresentation } from '@platform/contracts';
 import { RecordService } from '@platform/graphql-server';
+import type { CursorSecret } from '@platform/listing';
 import { buildEvent } from '@platform/events';
 import type { EventOutbox } from '@platform/mongo';
 import type { PostDocument, PostRepository } from '../data-access/post-repository';
@@ -29,7 +30,7 @@ export class PostService extends RecordService<PostDocument> {
     private readonly comments: CommentRepository,
     private readonly likes: LikeRepository,
     private readonly guard: DeletionGuard,
-    cursorSecret: Buffer,
+    cursorSecret: CursorSecret,
     private readonly outbox?: EventOutbox,
   ) {
     super(

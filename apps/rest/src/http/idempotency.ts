@@ -3,8 +3,9 @@
  * stored in Redis for 24 h and replayed to retries with the same request (`Idempotent-Replayed: true`); the same key
  * with another request is 422, a retry while the first still runs 409 + Retry-After. 5xx, 401, 403, 412 and transient
  * 409 outcomes are not kept; a 504 (outcome unknown) keeps the key in progress until the real outcome is known (ADR
- * 0020). Redis unreachable: IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee
- * (`Idempotency-Status: unavailable`), `closed` answers 503 + Retry-After.
+ * 0020). Redis unreachable (or, behind Sentinel, a claim or an outcome no replica acknowledged: ADR 0021):
+ * IDEMPOTENCY_FAIL_MODE `open` runs the request without the guarantee (`Idempotency-Status: unavailable`), `closed`
+ * answers 503 + Retry-After (an outcome not acknowledged is only announced: the request already ran).
  *
  * A record is bound to the stable id of the account behind the credential (the user's id, the API key's id; the client
  * IP without a credential), never to a username another account may take later. A replay goes only to a credential that
@@ -55,6 +56,7 @@ type IdempotencySettings = Pick<
   | 'GATEWAY_TIMEOUT_MS'
   | 'ERROR_FORMAT'
   | 'jwtSecret'
+  | 'idempotencySecret'
 >;
 
 export interface Idempotency {
@@ -77,6 +79,8 @@ export interface Idempotency {
    * is logged.
    */
   settleLate(res: Response, late: Promise<StoredResponse>): void;
+  /** Resolves true once the store's Redis is connected (at once without one), false after `timeoutMs`. */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -92,7 +96,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
     // A claim outlives the longest the first request can run, a write's late outcome included (ADR 0020); after that
     // it counts as abandoned.
     runningTtlMs: Math.max(env.REQUEST_TIMEOUT_MS + env.GATEWAY_TIMEOUT_MS, LATE_OUTCOME_WAIT_MS + 10_000),
-    secret: env.jwtSecret,
+    secret: env.idempotencySecret,
   });
   /** The keyed requests running in this process, by response: what their outcome is stored under. */
   const claims = new WeakMap<Response, { caller: string; key: string; fingerprint: string }>();
@@ -103,18 +107,25 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
    * Kept: what the same request would meet again. Not kept, so the key may be used again: a 5xx, a request refused up
    * front that the caller fixes outside the request (401, 403: a valid or wider token; 412: re-read, send the new tag),
    * and a 409 with Retry-After (others kept the record busy: the same request later succeeds). A 504 (the outcome is
-   * unknown) neither: the key stays in progress until the late outcome arrives or the claim expires.
+   * unknown) neither: the key stays in progress until the late outcome arrives or the claim expires. Resolves false
+   * when a kept outcome may be lost: not stored, or (behind Sentinel) acknowledged by no replica.
    */
-  const keep = async (claim: { caller: string; key: string; fingerprint: string }, outcome: StoredResponse) => {
+  const keep = async (
+    claim: { caller: string; key: string; fingerprint: string },
+    outcome: StoredResponse,
+  ): Promise<boolean> => {
     try {
-      if (outcome.status === 504) return;
+      if (outcome.status === 504) return true;
       const transient = outcome.status === 409 && outcome.headers['retry-after'] !== undefined;
-      if (outcome.status >= 500 || NOT_KEPT.has(outcome.status) || transient)
+      if (outcome.status >= 500 || NOT_KEPT.has(outcome.status) || transient) {
         await store.release(claim.caller, claim.key);
-      else await store.complete(claim.caller, claim.key, claim.fingerprint, outcome);
+        return true;
+      }
+      return await store.complete(claim.caller, claim.key, claim.fingerprint, outcome);
     } catch (error) {
-      // The request itself succeeded; the retry just will not be a replay (its claim expires).
+      // The request itself succeeded; a retry will not be a replay (409 until its claim expires, then it runs again).
       logger.warn({ err: { message: (error as Error).message } }, 'idempotency: outcome not stored');
+      return false;
     }
   };
 
@@ -198,7 +209,9 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         const late = outcome.status === 504 ? lateOutcomes.get(res) : undefined;
         // Answered 504 while the operation still runs: its real outcome is stored when it comes (settleLate).
         if (late) void late.then((settled) => keep(held, settled));
-        else await keep(held, outcome);
+        // Not stored, or (behind Sentinel) on no replica, so a failover would lose it: the client is told, as when the
+        // claim could not be made.
+        else if (!(await keep(held, outcome))) res.set('idempotency-status', 'unavailable');
       });
       return 'proceed';
     },
@@ -209,6 +222,7 @@ export function createIdempotency(env: IdempotencySettings, logger: Logger): Ide
         logger.warn({ status: outcome.status }, 'a write answered 504 (outcome unknown) has ended'),
       );
     },
+    ready: (timeoutMs) => store.ready(timeoutMs),
     close: () => store.close(),
   };
 }

@@ -14,10 +14,12 @@ import {
   pageEnvelopeSchema,
   parseRestListQuery,
   toRestListBody,
+  type CursorSecret,
   type ListingSpec,
   type ListQuery,
   type PageInfo,
 } from '@platform/listing';
+import type { KeyRing } from '@platform/auth';
 import type { Request } from 'express';
 import { representation, restSchemas, type Represented, type Resource } from '@platform/contracts';
 import type { RestEnvironment } from '../environment';
@@ -32,8 +34,9 @@ import { checkLimits, readRecordSchema, readSelection, selectionParameters } fro
  */
 const RESERVED = ['version', 'api_key', 'expand', 'fields'];
 
-const secrets = new Map<string, Buffer>();
-const cursorSecretOf = (jwtSecret: string): Buffer => {
+/** Derived once per key ring (a process resolves its ring once at start). */
+const secrets = new WeakMap<KeyRing, CursorSecret>();
+const cursorSecretOf = (jwtSecret: KeyRing): CursorSecret => {
   let secret = secrets.get(jwtSecret);
   if (!secret) {
     secret = deriveCursorSecret(jwtSecret);

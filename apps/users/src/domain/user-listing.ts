@@ -1,5 +1,5 @@
 /** The users listing (scope users:read): filters, sorts and pages planned by @platform/listing, run on the users collection. */
-import { LISTINGS, planMongoList, toConnection, type Connection, type ConnectionArgs } from '@platform/listing';
+import { LISTINGS, planMongoList, toConnection, type Connection, type ConnectionArgs, type CursorSecret } from '@platform/listing';
 import type { UserDocument, UserRepository } from '../data-access/user-repository';
 import type { RequestCaller } from '@platform/auth';
 import type { UserService } from './user-service';
@@ -10,7 +10,7 @@ export class UserListing {
   constructor(
     private readonly users: UserService,
     private readonly repository: UserRepository,
-    private readonly cursorSecret: Buffer,
+    private readonly cursorSecret: CursorSecret,
   ) {}
 
   async list(caller: RequestCaller, args: UsersListArgs): Promise<Connection<UserDocument>> {
