@@ -276,12 +276,18 @@ describe('graceful shutdown under load (deployment)', () => {
   }, 60_000);
 });
 
-/** The service runtime's own lines, in order: it, not a library, handled the signal and finished the drain. */
+/**
+ * The service runtime's own lines, in the order of their timestamps (stdout and stderr share the log file, so the
+ * file's order may interleave them): it, not a library, handled the signal and finished the drain.
+ */
 function expectShutdownLog(logDir: string, app: AppName): void {
   const messages = readFileSync(join(logDir, `${app}.log`), 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => (JSON.parse(line) as { msg?: string }).msg);
+    .map((line) => JSON.parse(line) as { msg?: string; time?: string | number })
+    .map((entry, index) => ({ ...entry, at: new Date(entry.time ?? 0).getTime(), index }))
+    .sort((a, b) => a.at - b.at || a.index - b.index)
+    .map((entry) => entry.msg);
   const expected = ['signal received', `${app} draining`, `${app} stopped`];
   expect(messages.filter((message) => message !== undefined && expected.includes(message))).toEqual(expected);
 }
