@@ -47,11 +47,15 @@ import type { ErrorTranslation, Operation } from '../gateway/gateway-client';
 const listOf = (meta: Record<string, unknown>) =>
   z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional().meta({ anyOf: undefined, ...meta });
 
-/** The `fields` parameter of a read whose records have the fields `names` (`nesting`: what dotted names mean there). */
-export function fieldsParameter(names: readonly string[], nesting?: string) {
+/**
+ * The `fields` parameter of a read whose records have the fields `names` (`nesting`: what dotted names mean there);
+ * `selectable`: every name it takes (the document's enum, so a schema-valid name is one the server takes), `names` when
+ * absent.
+ */
+export function fieldsParameter(names: readonly string[], nesting?: string, selectable: readonly string[] = names) {
   return listOf({
     type: 'array',
-    items: { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$', maxLength: 300 },
+    items: { type: 'string', enum: [...selectable] },
     maxItems: 50,
     description:
       `Sparse fieldset: the fields to answer, repeatable or comma-separated (\`fields=id,name\`); \`id\` is always there. ` +
@@ -82,8 +86,28 @@ export function selectionParameters(resource: Resource, view?: Readonly<Record<s
     fields: fieldsParameter(
       own ?? ownFieldNames(resource),
       `Dotted for an expanded record's fields (\`owner.email\`, which expands \`owner\`); a relation's name expands it whole.`,
+      selectableFieldNames(resource, own ?? ownFieldNames(resource)),
     ),
   };
+}
+
+/**
+ * Every name `fields` takes on a read of `resource` (what parseSelection accepts): the record's own fields, each
+ * relation it can expand (whole), and each field of an expanded record, down to EXPAND_MAX_DEPTH relations.
+ */
+function selectableFieldNames(resource: Resource, own: readonly string[]): string[] {
+  const names = new Set(own);
+  const walk = (from: Resource, prefix: string, depth: number): void => {
+    if (depth === 0) return;
+    for (const relation of relationsOf(from).values()) {
+      const path = `${prefix}${relation.name}`;
+      names.add(path);
+      for (const field of ownFieldNames(relation.target)) names.add(`${path}.${field}`);
+      walk(relation.target, `${path}.`, depth - 1);
+    }
+  };
+  walk(resource, '', EXPAND_MAX_DEPTH);
+  return [...names];
 }
 
 /**
