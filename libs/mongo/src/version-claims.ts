@@ -222,6 +222,9 @@ export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrit
   /** The claim of `version` lost `times` times in a row; a holder seen alive until `heldUntil` is not looked up again. */
   let lost: { version: number; times: number; heldUntil: number } | undefined;
   for (let round = 0; ; round += 1) {
+    // Past the deadline after losing the claim to others (the backoff or the next read ran over it): they kept the
+    // record busy, which is what the client is told (409), not that the service was unavailable.
+    if (lost && deadline.expired()) throw beingChanged();
     deadline.ensureTime();
     if (current === undefined) current = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
     if (!current) return null;
