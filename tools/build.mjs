@@ -162,6 +162,8 @@ export async function buildAll() {
     ['tools/bench-sizing', join(root, 'bench', 'sizing.ts')],
     // `npm run bench:capacity`: memory and CPU per app under load, held to the k8s manifests' limits (bench/capacity.ts).
     ['tools/bench-capacity', join(root, 'bench', 'capacity.ts')],
+    // `npm run bench:events`: the write path's cost with events on vs off, and the delivery lag (bench/events-cost.ts).
+    ['tools/bench-events', join(root, 'bench', 'events-cost.ts')],
   ]);
   await build({ ...NODE_BUNDLE, entryPoints, outdir: join(root, 'dist'), sourcemap: 'linked' });
   await finishApps(APPS);

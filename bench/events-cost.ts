@@ -1,0 +1,198 @@
+/**
+ * `npm run bench:events`: what events cost the write path, and how late their deliveries arrive (issue 26: "delivery
+ * lag p50/p99 under the write scenarios, and the write path's cost with events on vs off; goal: at most 15 % fewer
+ * writes per second").
+ *
+ * Each round starts two fresh systems one after the other, production mode, from dist/ (FerretDB, redis-server and the
+ * eight processes from libs/dev-stack): one with `EVENTS=off`, one with `EVENTS=on` and a webhook subscribed to
+ * `item.updated` on an https receiver on loopback (the processes trust its certificate, as the events tests do). On
+ * each, WRITERS closed-loop clients PATCH an item of their own (no claim contention: the path, not the queue of one
+ * record) for the duration; the writes per second of both are compared in the same round, and the rounds alternate the
+ * order. Lag: a delivery's arrival at the receiver minus its event's `occurred_at`, for every delivery of the `on`
+ * systems, waited for up to 60 s after the load.
+ *
+ *   npm run bench:events                       # 2 rounds, 4 writers, 20 s
+ *   npm run bench:events -- --rounds=3 --writers=8 --duration=30
+ *
+ * The load loop and the receiver are written here (a few lines each): the bench's load generator drives one request
+ * shape per stream without awaiting per-client state, and the test kit's receiver is for tests only.
+ */
+import { createServer, type Server } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  loopbackTls,
+  makeTempDir,
+  ownSystemEnv,
+  repositoryRoot,
+  startFerretDb,
+  startRedis,
+  startSystem,
+} from '@platform/dev-stack';
+
+const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
+const log = (message: string) => process.stdout.write(`[events-bench] ${message}\n`);
+
+const option = (name: string, fallback: number): number => {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split('=')[1]) : fallback;
+  if (!(value > 0)) throw new Error(`--${name} takes a positive number`);
+  return value;
+};
+const ROUNDS = option('rounds', 2);
+const WRITERS = option('writers', 4);
+const DURATION_S = option('duration', 20);
+
+interface Outcome {
+  writesPerSecond: number;
+  ok: number;
+  errors: number;
+  lagsMs: number[];
+}
+
+async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: Record<string, unknown> | null }> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+  const response = await fetch(url, { ...init, headers });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+/** An https receiver on loopback answering 204, keeping each delivery's arrival instant and body. */
+function startReceiver(tls: { certFile: string; keyFile: string }): Promise<{ server: Server; url: string; arrivals: Array<{ at: number; body: string }> }> {
+  const arrivals: Array<{ at: number; body: string }> = [];
+  const server = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      arrivals.push({ at: Date.now(), body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ server, url: `https://127.0.0.1:${port}/hook`, arrivals });
+    }),
+  );
+}
+
+async function run(events: boolean): Promise<Outcome> {
+  const dir = makeTempDir('events-bench-');
+  const tls = loopbackTls(dir.path);
+  const ferret = await startFerretDb({ dataDir: join(dir.path, 'ferretdb') });
+  const redis = await startRedis({ dataDir: join(dir.path, 'redis') });
+  const receiver = await startReceiver(tls);
+  const system = await startSystem({
+    rootDir: repositoryRoot(),
+    mongoUrl: ferret.url,
+    redisUrl: redis.url,
+    jwtSecret: 'events-bench-jwt-secret-0123456789abcdefghijkl',
+    freePorts: true,
+    logDir: dir.path,
+    env: {
+      ...ownSystemEnv(join(dir.path, 'data'), ADMIN),
+      METRICS_PORT: 'off',
+      EVENTS: events ? 'on' : 'off',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      NODE_EXTRA_CA_CERTS: tls.certFile,
+    },
+  });
+  try {
+    const rest = system.urls.rest;
+    const login = await fetch(`${rest}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(ADMIN),
+    });
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    if (events) {
+      const hook = await json(`${rest}/webhooks`, {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, event_types: ['item.updated'] }),
+      });
+      if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
+    }
+    const items: number[] = [];
+    for (let i = 0; i < WRITERS; i += 1) {
+      const created = await json(`${rest}/items/`, {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `bench-${i}`, price: 1 }),
+      });
+      if (created.status !== 201) throw new Error(`item: ${created.status}`);
+      items.push(created.body?.['id'] as number);
+    }
+    let ok = 0;
+    let errors = 0;
+    const started = Date.now();
+    const until = started + DURATION_S * 1000;
+    await Promise.all(
+      items.map(async (id, writer) => {
+        for (let n = 0; Date.now() < until; n += 1) {
+          const answer = await json(`${rest}/items/${id}`, {
+            method: 'PATCH',
+            token,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ price: writer + n / 100 }),
+          }).catch(() => ({ status: 0, body: null }));
+          if (answer.status === 200) ok += 1;
+          else errors += 1;
+        }
+      }),
+    );
+    const elapsedS = (Date.now() - started) / 1000;
+    if (events) {
+      // Every acknowledged write's delivery, or 60 s.
+      const deadline = Date.now() + 60_000;
+      while (receiver.arrivals.length < ok && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    }
+    const lagsMs = receiver.arrivals
+      .map(({ at, body }) => at - Date.parse((JSON.parse(body) as { occurred_at: string }).occurred_at))
+      .sort((a, b) => a - b);
+    if (events && receiver.arrivals.length < ok) log(`only ${receiver.arrivals.length} of ${ok} deliveries within 60 s`);
+    return { writesPerSecond: ok / elapsedS, ok, errors, lagsMs };
+  } finally {
+    await system.stop();
+    await Promise.all([redis.process.stop(), ferret.process.stop()]);
+    await new Promise((resolve) => receiver.server.close(resolve));
+    dir.remove();
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
+
+async function main(): Promise<void> {
+  log(`${ROUNDS} rounds, ${WRITERS} writers, ${DURATION_S} s each, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const off: Outcome[] = [];
+  const on: Outcome[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const events of round % 2 === 1 ? [false, true] : [true, false]) {
+      const outcome = await run(events);
+      (events ? on : off).push(outcome);
+      log(
+        `round ${round} events ${events ? 'on ' : 'off'}: ${outcome.writesPerSecond.toFixed(1)} writes/s (${outcome.ok} ok, ${outcome.errors} errors)` +
+          (events ? `, ${outcome.lagsMs.length} deliveries, lag p50 ${percentile(outcome.lagsMs, 0.5)} ms p99 ${percentile(outcome.lagsMs, 0.99)} ms` : ''),
+      );
+    }
+  }
+  const offRate = median(off.map((o) => o.writesPerSecond));
+  const onRate = median(on.map((o) => o.writesPerSecond));
+  const lags = on.flatMap((o) => o.lagsMs).sort((a, b) => a - b);
+  const cost = 1 - onRate / offRate;
+  log(
+    `median writes/s: off ${offRate.toFixed(1)}, on ${onRate.toFixed(1)} (${(cost * 100).toFixed(1)} % fewer with events; goal <= 15 %: ${cost <= 0.15 ? 'met' : 'NOT met'}); ` +
+      `delivery lag over ${lags.length} deliveries: p50 ${percentile(lags, 0.5)} ms, p99 ${percentile(lags, 0.99)} ms; errors off ${off.reduce((s, o) => s + o.errors, 0)}, on ${on.reduce((s, o) => s + o.errors, 0)}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
