@@ -101,21 +101,27 @@ export class DeliveryProcessor {
   }
 
   /**
-   * The body to send, or why not: the owner's account gone or deactivated, or the event one the owner may not read
-   * now with the scopes the webhook carries (withheld: never sent, not shown in the owner's log); the event past
-   * retention (failed).
+   * The body to send, or why not: the owner's account gone or deactivated, the event from before the owner's current
+   * active period (it happened while the account was deactivated, or before that), or one the owner may not read now
+   * with the scopes the webhook carries (withheld: never sent, not shown in the owner's log); the event past retention
+   * (failed).
    */
   private async bodyFor(
     delivery: DeliveryDocument,
     webhook: WebhookDocument,
   ): Promise<string | { state: 'withheld' | 'failed'; reason: string }> {
-    const owner = await this.deps.owners.readerOf(webhook.ownerId);
+    const owner = await this.deps.owners.ownerOf(webhook.ownerId);
     if (!owner) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
     if (delivery.eventId === null) return JSON.stringify(delivery.body);
     const stored = await this.deps.events.findById(delivery.eventId);
     if (!stored) return { state: 'failed', reason: 'the event is past retention' };
+    // A deactivation stops the endpoint: what happened before the account was activated again stays undelivered,
+    // however long a backlog held it.
+    if (owner.activeSince !== null && stored.occurredAt.getTime() < owner.activeSince.getTime()) {
+      return { state: 'withheld', reason: 'the event happened before the owner account was last activated' };
+    }
     // The owner's role now, within the scopes of the token that made the webhook; a private event only its owner's.
-    if (!canDeliverEvent(owner, webhookScopes(webhook), stored.audience)) {
+    if (!canDeliverEvent(owner.reader, webhookScopes(webhook), stored.audience)) {
       return { state: 'withheld', reason: 'the owner may not read this event' };
     }
     const { _id, ...rest } = stored;

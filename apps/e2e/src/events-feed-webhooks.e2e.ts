@@ -14,7 +14,7 @@ import {
 } from '@platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { ADMIN, issueTokens, registerAccount } from './test/accounts';
-import { waitFor } from './test/events-support';
+import { waitFor, webhookCleanup } from './test/events-support';
 
 jest.setTimeout(90_000);
 
@@ -44,7 +44,11 @@ describe('events and webhooks', () => {
     memberToken = (await issueTokens(stack.restUrl, member.username, member.password)).access_token;
     adminToken = (await issueTokens(stack.restUrl, ADMIN.username, ADMIN.password)).access_token;
   });
-  afterAll(() => receiver.close());
+  const webhooks = webhookCleanup(stack.restUrl);
+  afterAll(async () => {
+    await webhooks.removeAll();
+    await receiver.close();
+  });
 
   it('when a member creates, updates and deletes an item, then three events reach the feed and its webhook, signed', async () => {
     const created = await http.graphql(
@@ -54,6 +58,7 @@ describe('events and webhooks', () => {
       { token: memberToken },
     );
     expect(created.body.errors).toBeUndefined();
+    webhooks.add(created.body.data.createWebhook.webhook.id as string, memberToken);
     const secret = created.body.data.createWebhook.secret as string;
     expect(secret).toMatch(/^whsec_/);
 

@@ -25,6 +25,7 @@ export const resolvers = {
           isActive: user.isActive,
           passwordVersion: user.passwordVersion ?? 0,
           tokensValidAfter: user.tokensValidAfter?.getTime() ?? null,
+          activeSince: user.activeSince?.getTime() ?? null,
         }
       );
     },

@@ -17,7 +17,8 @@ import {
 import { LISTINGS, type MongoListPlan } from '@platform/listing';
 
 /**
- * A profile as the user's declaration stores it (with `tokensValidAfter`, set by a password reset), and the account's
+ * A profile as the user's declaration stores it (with `tokensValidAfter`, set by a password reset, and `activeSince`,
+ * set by an activation after a deactivation), and the account's
  * password version: how many times its access tokens were revoked (password resets); a token carries the count it was
  * issued at (`pwv`) and is refused once this moved past it. Absent: 0. Internal (no REST or GraphQL field), so it is
  * kept beside the declaration rather than in it.
@@ -138,6 +139,31 @@ export class UserRepository extends SequencedCollection<StoredUser> {
   }
 
   /**
+   * The account's state as the next version; activating an inactive account starts its active period now (read under
+   * the version claim, so a concurrent activation of an already active account does not move it). Null: no such user.
+   */
+  setActive(
+    id: number,
+    isActive: boolean,
+    expectedVersion?: number | null,
+    event?: WriteEvent<UserDocument>,
+  ): Promise<UserDocument | null> {
+    const now = new Date();
+    return updateVersioned(
+      this.versioned,
+      id,
+      (current) => ({
+        isActive,
+        ...(isActive && !current.isActive ? { activeSince: now } : {}),
+        updatedAt: now,
+      }),
+      expectedVersion,
+      {},
+      { event: event as WriteEvent<StoredUser> | undefined },
+    );
+  }
+
+  /**
    * Every access token issued until now stops working: the password version moves on, computed under the version claim
    * (concurrent resets each count), with the instant for tokens that carry no version. Null: no such user.
    */
@@ -150,7 +176,11 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     return updateVersioned(
       this.versioned,
       id,
-      (current) => ({ passwordVersion: (current.passwordVersion ?? 0) + 1, tokensValidAfter: now, updatedAt: now }),
+      (current) => ({
+        passwordVersion: (current.passwordVersion ?? 0) + 1,
+        tokensValidAfter: now,
+        updatedAt: now,
+      }),
       expectedVersion,
       {},
       { event: event as WriteEvent<StoredUser> | undefined },

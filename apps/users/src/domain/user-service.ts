@@ -156,7 +156,7 @@ export class UserService {
     // Only an admin changes account state: a deactivated member must not re-activate itself.
     if (!isAdmin(principal)) throw new AppError('FORBIDDEN', 'Not enough permissions: only an admin may change account state');
     const event = this.accountEvent(caller, isActive ? 'user.activated' : 'user.deactivated');
-    const updated = await this.users.update(id, { isActive }, expectedVersion, event);
+    const updated = await this.users.setActive(id, isActive, expectedVersion, event);
     if (!updated) throw notFound('User', id);
     this.logger.info({ requestId: caller.requestId, userId: id, isActive, by: principal.userId }, 'account state changed');
     return updated;

@@ -105,6 +105,8 @@ export const users = resource({
     updatedAt: datetime({ rest: null, graphql: false }),
     /** Access tokens issued before this instant are refused (set by a password reset); absent: none revoked. */
     tokensValidAfter: datetime({ rest: null, graphql: false, optional: true }),
+    /** When an admin last activated the account after a deactivation; its webhooks deliver nothing from before. */
+    activeSince: datetime({ rest: null, graphql: false, optional: true }),
     version: { ...version(
       'Write counter: every change to the account adds 1 (the REST ETag); pass it as expectedVersion to change only this version.',
     ), read: PERSONAL },
