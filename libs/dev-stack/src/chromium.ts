@@ -2,11 +2,8 @@
  * Headless Chromium for browser checks (the /docs page): the Debian package `chromium`, installed with apt-get
  * when missing (as root; CI machines are fresh), driven through playwright-core with a throw-away profile.
  */
-import { execFile as execFileCallback } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
-
-const execFile = promisify(execFileCallback);
+import { aptInstall } from './apt';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -31,13 +28,7 @@ export async function ensureChromium(log: (message: string) => void = () => unde
     );
   }
   log('installing chromium (apt-get; first run only)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await execFile('apt-get', ['update', '-qq'], { env, timeout: 300_000 });
-  await execFile('apt-get', ['install', '-y', '-qq', 'chromium'], {
-    env,
-    timeout: 900_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await aptInstall('chromium', 900_000);
   if (!existsSync(CHROMIUM_PATH))
     throw new Error('apt-get install chromium did not provide /usr/bin/chromium');
   return CHROMIUM_PATH;

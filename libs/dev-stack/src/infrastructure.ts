@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { aptInstall } from './apt';
 import { ensureGoTool, type GoTool } from './go-tools';
 import { startProcess, type ManagedProcess } from './managed-process';
 import { freePort, waitForPort } from './ports';
@@ -59,9 +60,7 @@ export async function ensureRedisServer(log: Log = () => undefined): Promise<str
     );
   }
   log('installing redis-server (apt-get; first run only)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await execFile(apt, ['update', '-qq'], { env, timeout: 300_000 });
-  await execFile(apt, ['install', '-y', '-qq', 'redis-server'], { env, timeout: 600_000 });
+  await aptInstall('redis-server', 600_000);
   const installed = await which('redis-server');
   if (!installed) throw new Error('apt-get install redis-server did not provide redis-server');
   return installed;
