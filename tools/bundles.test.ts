@@ -15,19 +15,23 @@ const requiresOf = (app: string): string[] => {
 };
 
 describe('process bundles', () => {
-  it('when the REST facade is built, then it requires no MongoDB driver, Apollo subgraph kit or Armor beyond the cost rule', () => {
+  it('when the REST facade is built, then it requires no MongoDB driver, Apollo subgraph kit or Armor beyond its measuring rules (depth, cost)', () => {
     const required = requiresOf('rest');
     expect(required).toContain('express');
     expect(
       required.filter(
         (name) =>
-          /^(mongodb|@apollo\/subgraph|@escape\.tech\/)/.test(name) && name !== '@escape.tech/graphql-armor-cost-limit',
+          /^(mongodb|@apollo\/subgraph|@escape\.tech\/)/.test(name) &&
+          // Armor's two measuring rules (libs/graphql-cost), not its server plugins.
+          !['@escape.tech/graphql-armor-cost-limit', '@escape.tech/graphql-armor-max-depth'].includes(name),
       ),
     ).toEqual([]);
   });
 
   it('when a subgraph is built, then it carries the subgraph kit and the limits', () => {
     const required = requiresOf('items');
-    expect(required).toEqual(expect.arrayContaining(['mongodb', '@apollo/subgraph', '@escape.tech/graphql-armor']));
+    expect(required).toEqual(
+      expect.arrayContaining(['mongodb', '@apollo/subgraph', '@escape.tech/graphql-armor']),
+    );
   });
 });

@@ -22,6 +22,12 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { graphqlLimitsRefused } from '@platform/metrics';
+import {
+  armorCostOptions,
+  armorDepthOptions,
+  LIST_SIZE_ARGUMENTS,
+  withListSizes,
+} from '@platform/graphql-cost';
 
 export interface GraphQLLimits {
   /** Deepest field nesting (fragments do not add depth; introspection's `__schema` is not counted). */
@@ -41,8 +47,6 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
   maxCost: 25_000,
 };
 
-const SIZE_ARGUMENTS = new Set(['first', 'last']);
-
 const refused = (message: string) =>
   new GraphQLError(message.replace(/^Syntax Error: /, ''), {
     extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
@@ -59,12 +63,7 @@ const reportAs =
     context?.reportError(refused(error.message));
   };
 
-const costOptions = (maxCost: number) => ({
-  maxCost,
-  flattenFragments: true,
-  propagateOnRejection: false,
-  onReject: [reportAs('cost')],
-});
+const costOptions = (maxCost: number) => armorCostOptions(maxCost, { onReject: [reportAs('cost')] });
 
 export interface GraphQLLimitsSetup<TContext extends BaseContext> {
   validationRules: ValidationRule[];
@@ -85,12 +84,7 @@ export function graphqlLimits<TContext extends BaseContext>(
   },
 ): GraphQLLimitsSetup<TContext> {
   const armor = new ApolloArmor({
-    maxDepth: {
-      n: limits.maxDepth,
-      flattenFragments: true,
-      propagateOnRejection: false,
-      onReject: [reportAs('depth')],
-    },
+    maxDepth: armorDepthOptions(limits.maxDepth, { onReject: [reportAs('depth')] }),
     // Every alias counts, `__typename` too (Armor lets those through by default).
     maxAliases: {
       n: limits.maxAliases,
@@ -126,7 +120,7 @@ function sizeVariables(document: DocumentNode): readonly string[] {
     const found = new Set<string>();
     visit(document, {
       Argument(node) {
-        if (SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE)
+        if (LIST_SIZE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE)
           found.add(node.value.name.value);
       },
     });
@@ -134,18 +128,6 @@ function sizeVariables(document: DocumentNode): readonly string[] {
     sizeVariablesOf.set(document, names);
   }
   return names;
-}
-
-/** The document with each variable list size written in as the literal the request gives it. */
-function withSizesInlined(document: DocumentNode, variables: Record<string, unknown>): DocumentNode {
-  return visit(document, {
-    Argument(node) {
-      if (!SIZE_ARGUMENTS.has(node.name.value) || node.value.kind !== Kind.VARIABLE) return undefined;
-      const value = variables[node.value.name.value];
-      if (typeof value !== 'number' || !Number.isInteger(value)) return undefined;
-      return { ...node, value: { kind: Kind.INT, value: String(Math.max(0, value)) } };
-    },
-  });
 }
 
 /** Verdicts per document and size values: a client repeats the same page sizes, so the rule runs once per combination. */
@@ -173,7 +155,7 @@ export function variableCostPlugin<TContext extends BaseContext>(
           }
           let refusal = known.get(key);
           if (refusal === undefined) {
-            const errors = validate(schema as GraphQLSchema, withSizesInlined(document, variables), [rule]);
+            const errors = validate(schema as GraphQLSchema, withListSizes(document, variables), [rule]);
             refusal = errors[0]?.message ?? null;
             if (known.size >= VERDICTS_PER_DOCUMENT) known.clear();
             known.set(key, refusal);

@@ -8,20 +8,8 @@
  * declared names, bounded depth), so the executor's parse, validation and plan caches hit as for the fixed documents.
  */
 import { createHash } from 'node:crypto';
-import {
-  GraphQLObjectType,
-  GraphQLSchema,
-  GraphQLString,
-  Kind,
-  parse,
-  print,
-  validate,
-  visit,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { parse, print, visit, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { measureOperation } from '@platform/graphql-cost';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import {
@@ -45,14 +33,21 @@ import type { ErrorTranslation, Operation } from '../gateway/gateway-client';
 
 /** A repeatable, comma-separated list parameter (`expand`, `fields`), documented as an array of its names. */
 const listOf = (meta: Record<string, unknown>) =>
-  z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional().meta({ anyOf: undefined, ...meta });
+  z
+    .union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)])
+    .optional()
+    .meta({ anyOf: undefined, ...meta });
 
 /**
  * The `fields` parameter of a read whose records have the fields `names` (`nesting`: what dotted names mean there);
  * `selectable`: every name it takes (the document's enum, so a schema-valid name is one the server takes), `names` when
  * absent.
  */
-export function fieldsParameter(names: readonly string[], nesting?: string, selectable: readonly string[] = names) {
+export function fieldsParameter(
+  names: readonly string[],
+  nesting?: string,
+  selectable: readonly string[] = names,
+) {
   return listOf({
     type: 'array',
     items: { type: 'string', enum: [...selectable] },
@@ -118,11 +113,17 @@ function selectableFieldNames(resource: Resource, own: readonly string[]): strin
 export const readRecordSchema = (
   resource: Resource,
   plain: z.ZodType,
-  view?: { name: string; fields: Readonly<Record<string, string>>; meta: { id: string; description: string } },
+  view?: {
+    name: string;
+    fields: Readonly<Record<string, string>>;
+    meta: { id: string; description: string };
+  },
 ): z.ZodType => z.union([plain, selectedSchema(resource, relationsOf, view)]);
 
 const ownFieldNames = (resource: Resource): string[] =>
-  resource.fields.filter((field) => field.rest !== null && field.shown !== false).map((field) => field.rest as string);
+  resource.fields
+    .filter((field) => field.rest !== null && field.shown !== false)
+    .map((field) => field.rest as string);
 
 /** A read's selection as the operation to send, how to represent and tag its answer, and how to name its errors. */
 export interface ReadSelection<TData> {
@@ -152,8 +153,14 @@ export function readSelection<TData>(
   const key = `${operation.name}|${options.view?.name ?? ''}|${selectionKey(selection)}`;
   let document = documents.get(key);
   if (document === undefined) {
-    const extra = resource.fields.some((field) => field.kind === 'version' && field.graphql) ? ['version'] : [];
-    document = withFragment(operation.document, `${resource.type}Fields`, graphqlSelection(selection, extra, options.view?.fields));
+    const extra = resource.fields.some((field) => field.kind === 'version' && field.graphql)
+      ? ['version']
+      : [];
+    document = withFragment(
+      operation.document,
+      `${resource.type}Fields`,
+      graphqlSelection(selection, extra, options.view?.fields),
+    );
     documents.set(key, document);
   }
   return {
@@ -166,7 +173,8 @@ export function readSelection<TData>(
 
 /** The operation's document with the fragment `name` selecting `selection` instead (the fixed fields it had). */
 function withFragment(document: string, name: string, selection: string): string {
-  const replacement = (parse(`{ ${selection} }`).definitions[0] as { selectionSet: SelectionSetNode }).selectionSet;
+  const replacement = (parse(`{ ${selection} }`).definitions[0] as { selectionSet: SelectionSetNode })
+    .selectionSet;
   let found = false;
   const edited = visit(parse(document), {
     FragmentDefinition(node: FragmentDefinitionNode) {
@@ -180,7 +188,10 @@ function withFragment(document: string, name: string, selection: string): string
 }
 
 /** A FORBIDDEN met inside the selection, named by its REST path (`owner.email`) and the parameter that asked for it. */
-function namedError(selection: Selection, error: { message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }) {
+function namedError(
+  selection: Selection,
+  error: { message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> },
+) {
   if (error.extensions?.['code'] !== 'FORBIDDEN' || !error.path) return undefined;
   const path = restPathOf(selection, error.path);
   if (!path) return undefined;
@@ -188,12 +199,6 @@ function namedError(selection: Selection, error: { message: string; path?: Reado
   const message = `\`${path}\`: ${error.message}`;
   return new AppError('FORBIDDEN', message, { details: [{ field: parameter, message }] });
 }
-
-/** Armor's rules read the document only; validation needs some schema to run them. */
-const ANY_SCHEMA = new GraphQLSchema({
-  query: new GraphQLObjectType({ name: 'Query', fields: { unused: { type: GraphQLString } } }),
-});
-const SIZE_ARGUMENTS = new Set(['first', 'last']);
 
 /**
  * Refuses (400 naming `expand`/`fields`) a selection whose operation would exceed the GraphQL limits a GraphQL client
@@ -205,71 +210,25 @@ export function checkLimits(
   variables: Record<string, unknown>,
   env: Pick<RestEnvironment, 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST'>,
 ): void {
-  const document = withSizes(parse(read.operation.document), variables);
   const parameter = read.selection.expand.size > 0 ? 'expand' : 'fields';
-  const depth = operationDepth(document);
+  const { depth, cost } = measureOperation(parse(read.operation.document), variables, {
+    maxDepth: env.GRAPHQL_MAX_DEPTH,
+    maxCost: env.GRAPHQL_MAX_COST,
+  });
   if (depth > env.GRAPHQL_MAX_DEPTH) {
     const message = `the operation would be ${depth} levels deep; the limit is ${env.GRAPHQL_MAX_DEPTH}: expand less deeply`;
-    throw new AppError('BAD_REQUEST', `${parameter}: ${message}`, { details: [{ field: parameter, message }] });
+    throw new AppError('BAD_REQUEST', `${parameter}: ${message}`, {
+      details: [{ field: parameter, message }],
+    });
   }
-  let cost = 0;
-  validate(ANY_SCHEMA, document, [
-    costLimitRule({
-      maxCost: env.GRAPHQL_MAX_COST,
-      flattenFragments: true,
-      propagateOnRejection: false,
-      exposeLimits: true,
-      onAccept: [(_context, { n }) => (cost = n)],
-      onReject: [
-        (_context, error) => {
-          cost = Number(/found (\d+(?:\.\d+)?)/.exec(error.message)?.[1] ?? Number.POSITIVE_INFINITY);
-        },
-      ],
-    }),
-  ]);
   if (cost > env.GRAPHQL_MAX_COST) {
     const message =
       `the operation would cost ${Math.ceil(cost)}; the limit is ${env.GRAPHQL_MAX_COST} (an expanded list counts ` +
       `${EXPANDED_LIST_SIZE} records per parent): expand less, or ask a smaller page`;
-    throw new AppError('BAD_REQUEST', `${parameter}: ${message}`, { details: [{ field: parameter, message }] });
+    throw new AppError('BAD_REQUEST', `${parameter}: ${message}`, {
+      details: [{ field: parameter, message }],
+    });
   }
-}
-
-/** The document with each `first`/`last` variable written in as the request gives it (as the gateway costs clients'). */
-function withSizes(document: DocumentNode, variables: Record<string, unknown>): DocumentNode {
-  return visit(document, {
-    Argument(node) {
-      if (!SIZE_ARGUMENTS.has(node.name.value) || node.value.kind !== Kind.VARIABLE) return undefined;
-      const value = variables[node.value.name.value];
-      if (typeof value !== 'number' || !Number.isInteger(value)) return undefined;
-      return { ...node, value: { kind: Kind.INT, value: String(Math.max(0, value)) } };
-    },
-  });
-}
-
-/** Fields nested in the operation, fragments flattened (GraphQL Armor's max-depth with `flattenFragments`). */
-function operationDepth(document: DocumentNode): number {
-  const fragments = new Map(
-    document.definitions
-      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
-      .map((fragment) => [fragment.name.value, fragment]),
-  );
-  const depthOf = (set: SelectionSetNode | undefined, seen: ReadonlySet<string>): number => {
-    if (!set) return 0;
-    let deepest = 0;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) deepest = Math.max(deepest, 1 + depthOf(selection.selectionSet, seen));
-      else if (selection.kind === Kind.INLINE_FRAGMENT) deepest = Math.max(deepest, depthOf(selection.selectionSet, seen));
-      else if (!seen.has(selection.name.value))
-        deepest = Math.max(
-          deepest,
-          depthOf(fragments.get(selection.name.value)?.selectionSet, new Set([...seen, selection.name.value])),
-        );
-    }
-    return deepest;
-  };
-  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  return operation && 'selectionSet' in operation ? depthOf(operation.selectionSet, new Set()) : 0;
 }
 
 /**
