@@ -7,8 +7,8 @@ import {
   metricsPort,
   mongoEnvironment,
   port,
-  resolveWebhookSecretsKey,
   webhooksEnvironment,
+  withWebhookSecretsKey,
 } from '@platform/config';
 import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '@platform/events';
 
@@ -47,11 +47,6 @@ const schema = commonEnvironment.extend({
 export type DeliveriesEnvironment = ReturnType<typeof loadDeliveriesEnvironment>;
 
 export function loadDeliveriesEnvironment() {
-  const env = loadServiceEnvironment(schema);
-  return {
-    ...env,
-    // Development derives it from the current JWT key (production sets it): stable but for a JWT rotation there.
-    webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret.current),
-    schedule: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
-  };
+  const env = withWebhookSecretsKey(loadServiceEnvironment(schema));
+  return { ...env, schedule: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE) };
 }

@@ -6,8 +6,8 @@ import {
   mongoEnvironment,
   metricsPort,
   port,
-  resolveWebhookSecretsKey,
   webhooksEnvironment,
+  withWebhookSecretsKey,
 } from '@platform/config';
 
 const schema = commonEnvironment.extend({
@@ -27,7 +27,5 @@ const schema = commonEnvironment.extend({
 export type EventsEnvironment = ReturnType<typeof loadEventsEnvironment>;
 
 export function loadEventsEnvironment() {
-  const env = loadServiceEnvironment(schema);
-  // Development derives it from the current JWT key (production sets it): stable but for a JWT rotation there.
-  return { ...env, webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret.current) };
+  return withWebhookSecretsKey(loadServiceEnvironment(schema));
 }

@@ -18,6 +18,7 @@ export {
   resolveSecrets,
   resolveSubgraphSecret,
   resolveWebhookSecretsKey,
+  withWebhookSecretsKey,
   type ResolvedSecrets,
 } from './jwt-secret';
 export {

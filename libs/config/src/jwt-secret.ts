@@ -97,6 +97,20 @@ export function resolveWebhookSecretsKey(
   );
 }
 
+/**
+ * A process that opens sealed webhook secrets (the events subgraph, the deliveries worker): its settings with the
+ * sealing key resolved. Development derives it from the current JWT key (production sets it): stable but for a JWT
+ * rotation there.
+ */
+export const withWebhookSecretsKey = <
+  E extends { NODE_ENV: string; WEBHOOK_SECRETS_KEY?: string | undefined; jwtSecret: KeyRing },
+>(
+  env: E,
+): E & { webhookSecretsKey: string } => ({
+  ...env,
+  webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret.current),
+});
+
 export interface ResolvedSecrets {
   /** JWT_SECRET signs; JWT_SECRET_ACCEPTED verify too (and the cursor keys and the facade's proof derive from each). */
   jwtSecret: KeyRing;
@@ -113,7 +127,10 @@ export function resolveSecrets(env: {
   SUBGRAPH_SECRET_ACCEPTED?: string | undefined;
   DATA_DIR: string;
 }): ResolvedSecrets {
-  const jwtSecret = keyRing(resolveJwtSecret(env), acceptedSecrets('JWT_SECRET_ACCEPTED', env.JWT_SECRET_ACCEPTED));
+  const jwtSecret = keyRing(
+    resolveJwtSecret(env),
+    acceptedSecrets('JWT_SECRET_ACCEPTED', env.JWT_SECRET_ACCEPTED),
+  );
   // Refused when missing or short in production; in development without one, derived from each JWT key, so a JWT
   // rotation rotates it alike.
   const current = resolveSubgraphSecret(env, jwtSecret.current);

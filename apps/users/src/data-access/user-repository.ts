@@ -148,19 +148,10 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     expectedVersion?: number | null,
     event?: WriteEvent<UserDocument>,
   ): Promise<UserDocument | null> {
-    const now = new Date();
-    return updateVersioned(
-      this.versioned,
-      id,
-      (current) => ({
-        isActive,
-        ...(isActive && !current.isActive ? { activeSince: now } : {}),
-        updatedAt: now,
-      }),
-      expectedVersion,
-      {},
-      { event: event as WriteEvent<StoredUser> | undefined },
-    );
+    return this.nextVersion(id, expectedVersion, event, (current, now) => ({
+      isActive,
+      ...(isActive && !current.isActive ? { activeSince: now } : {}),
+    }));
   }
 
   /**
@@ -172,15 +163,24 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     expectedVersion?: number | null,
     event?: WriteEvent<UserDocument>,
   ): Promise<UserDocument | null> {
+    return this.nextVersion(id, expectedVersion, event, (current, now) => ({
+      passwordVersion: (current.passwordVersion ?? 0) + 1,
+      tokensValidAfter: now,
+    }));
+  }
+
+  /** The next version with changes computed from the current one under its version claim (at `now`, also `updatedAt`). */
+  private nextVersion(
+    id: number,
+    expectedVersion: number | null | undefined,
+    event: WriteEvent<UserDocument> | undefined,
+    changesOf: (current: StoredUser, now: Date) => Partial<StoredUser>,
+  ): Promise<UserDocument | null> {
     const now = new Date();
     return updateVersioned(
       this.versioned,
       id,
-      (current) => ({
-        passwordVersion: (current.passwordVersion ?? 0) + 1,
-        tokensValidAfter: now,
-        updatedAt: now,
-      }),
+      (current) => ({ ...changesOf(current, now), updatedAt: now }),
       expectedVersion,
       {},
       { event: event as WriteEvent<StoredUser> | undefined },
