@@ -121,7 +121,12 @@ describe('MongoDB settings in production', () => {
         ready = (await http.get(`${url}/readyz`)).status;
       }
       expect(ready).toBe(200);
-      const lines = await readFile(join(logDir, 'verify.log'), 'utf8');
+      // The process writes its log asynchronously (pino): the line saying so may reach the file just after readiness.
+      let lines = await readFile(join(logDir, 'verify.log'), 'utf8');
+      for (let i = 0; i < 40 && !lines.includes('indexes present: ready'); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        lines = await readFile(join(logDir, 'verify.log'), 'utf8');
+      }
       expect(lines).toContain('indexes missing (MONGO_INDEXES=verify)');
       expect(lines).toContain('indexes present: ready');
     } finally {
