@@ -80,28 +80,26 @@ export function selectionParameters(resource: Resource, view?: Readonly<Record<s
       : {}),
     fields: fieldsParameter(
       own ?? ownFieldNames(resource),
-      `Dotted for an expanded record's fields (\`owner.email\`, which expands \`owner\`); a relation's name expands it whole.`,
+      `Dotted for an expanded record's fields (\`owner.email\`, which expands \`owner\`), also deeper, down to ` +
+        `${EXPAND_MAX_DEPTH} relations (\`owner.items.name\`: taken, not enumerated); a relation's name expands it whole.`,
       selectableFieldNames(resource, own ?? ownFieldNames(resource)),
     ),
   };
 }
 
 /**
- * Every name `fields` takes on a read of `resource` (what parseSelection accepts): the record's own fields, each
- * relation it can expand (whole), and each field of an expanded record, down to EXPAND_MAX_DEPTH relations.
+ * The names the document enumerates for `fields` on a read of `resource`: the record's own fields, each relation it can
+ * expand (whole) and each field of an expanded record, one relation deep. Every one is a name the server takes, so a
+ * schema-valid selection is never refused. Deeper dotted names (`owner.items.name`, down to EXPAND_MAX_DEPTH) are
+ * taken too and named in the description, not enumerated: enumerated, they made each read's parameter hundreds of
+ * values long, in the typed clients too, and every generated test of the document a four-level expansion.
  */
 function selectableFieldNames(resource: Resource, own: readonly string[]): string[] {
   const names = new Set(own);
-  const walk = (from: Resource, prefix: string, depth: number): void => {
-    if (depth === 0) return;
-    for (const relation of relationsOf(from).values()) {
-      const path = `${prefix}${relation.name}`;
-      names.add(path);
-      for (const field of ownFieldNames(relation.target)) names.add(`${path}.${field}`);
-      walk(relation.target, `${path}.`, depth - 1);
-    }
-  };
-  walk(resource, '', EXPAND_MAX_DEPTH);
+  for (const relation of relationsOf(resource).values()) {
+    names.add(relation.name);
+    for (const field of ownFieldNames(relation.target)) names.add(`${relation.name}.${field}`);
+  }
   return [...names];
 }
 
