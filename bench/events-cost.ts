@@ -3,16 +3,19 @@
  * lag p50/p99 under the write scenarios, and the write path's cost with events on vs off; goal: at most 15 % fewer
  * writes per second").
  *
- * Each round starts two fresh systems one after the other, production mode, from dist/ (FerretDB, redis-server and the
- * eight processes from libs/dev-stack): one with `EVENTS=off`, one with `EVENTS=on` and a webhook subscribed to
- * `item.updated` on an https receiver on loopback (the processes trust its certificate, as the events tests do). On
- * each, WRITERS closed-loop clients PATCH an item of their own (no claim contention: the path, not the queue of one
- * record) for the duration; the writes per second of both are compared in the same round, and the rounds alternate the
- * order. Lag: a delivery's arrival at the receiver minus its event's `occurred_at`, for every delivery of the `on`
- * systems, waited for up to 60 s after the load.
+ * Each round starts fresh systems one after the other, production mode, from dist/ (FerretDB, redis-server and the
+ * eight processes from libs/dev-stack): `off` (`EVENTS=off`); `on` (`EVENTS=on` and a webhook subscribed to
+ * `item.updated` on an https receiver on loopback, which the processes trust, as the events tests do); and, with
+ * `--split`, `recorded` between them (`EVENTS=on`, no webhook: every event recorded, relayed and stored, none
+ * delivered), which says how much of the cost is the change log and how much the deliveries. On each, WRITERS
+ * closed-loop clients PATCH an item of their own (no claim contention: the path, not the queue of one record) for the
+ * duration; the writes per second are compared in the same round, and the rounds alternate the order. Lag: a
+ * delivery's arrival at the receiver minus its event's `occurred_at`, for every delivery of the `on` systems, waited
+ * for up to 60 s after the load.
  *
  *   npm run bench:events                       # 2 rounds, 4 writers, 20 s
  *   npm run bench:events -- --rounds=3 --writers=8 --duration=30
+ *   npm run bench:events -- --split              # also `recorded`: the change log without deliveries
  *
  * The load loop and the receiver are written here (a few lines each): the bench's load generator drives one request
  * shape per stream without awaiting per-client state, and the test kit's receiver is for tests only.
@@ -42,6 +45,8 @@ const option = (name: string, fallback: number): number => {
 const ROUNDS = option('rounds', 2);
 const WRITERS = option('writers', 4);
 const DURATION_S = option('duration', 20);
+type Mode = 'off' | 'recorded' | 'on';
+const MODES: Mode[] = process.argv.includes('--split') ? ['off', 'recorded', 'on'] : ['off', 'on'];
 
 interface Outcome {
   writesPerSecond: number;
@@ -78,7 +83,9 @@ function startReceiver(tls: { certFile: string; keyFile: string }): Promise<{ se
   );
 }
 
-async function run(events: boolean): Promise<Outcome> {
+async function run(mode: Mode): Promise<Outcome> {
+  const events = mode !== 'off';
+  const delivered = mode === 'on';
   const dir = makeTempDir('events-bench-');
   const tls = loopbackTls(dir.path);
   const ferret = await startFerretDb({ dataDir: join(dir.path, 'ferretdb') });
@@ -107,7 +114,7 @@ async function run(events: boolean): Promise<Outcome> {
       body: new URLSearchParams(ADMIN),
     });
     const token = ((await login.json()) as { access_token: string }).access_token;
-    if (events) {
+    if (delivered) {
       const hook = await json(`${rest}/webhooks`, {
         method: 'POST',
         token,
@@ -146,7 +153,7 @@ async function run(events: boolean): Promise<Outcome> {
       }),
     );
     const elapsedS = (Date.now() - started) / 1000;
-    if (events) {
+    if (delivered) {
       // Every acknowledged write's delivery, or 60 s.
       const deadline = Date.now() + 60_000;
       while (receiver.arrivals.length < ok && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
@@ -154,7 +161,7 @@ async function run(events: boolean): Promise<Outcome> {
     const lagsMs = receiver.arrivals
       .map(({ at, body }) => at - Date.parse((JSON.parse(body) as { occurred_at: string }).occurred_at))
       .sort((a, b) => a - b);
-    if (events && receiver.arrivals.length < ok) log(`only ${receiver.arrivals.length} of ${ok} deliveries within 60 s`);
+    if (delivered && receiver.arrivals.length < ok) log(`only ${receiver.arrivals.length} of ${ok} deliveries within 60 s`);
     return { writesPerSecond: ok / elapsedS, ok, errors, lagsMs };
   } finally {
     await system.stop();
@@ -170,25 +177,30 @@ const median = (values: number[]) => percentile([...values].sort((a, b) => a - b
 
 async function main(): Promise<void> {
   log(`${ROUNDS} rounds, ${WRITERS} writers, ${DURATION_S} s each, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const off: Outcome[] = [];
-  const on: Outcome[] = [];
+  const outcomes = new Map<Mode, Outcome[]>(MODES.map((mode) => [mode, []]));
   for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const events of round % 2 === 1 ? [false, true] : [true, false]) {
-      const outcome = await run(events);
-      (events ? on : off).push(outcome);
+    for (const mode of round % 2 === 1 ? MODES : [...MODES].reverse()) {
+      const outcome = await run(mode);
+      outcomes.get(mode)!.push(outcome);
       log(
-        `round ${round} events ${events ? 'on ' : 'off'}: ${outcome.writesPerSecond.toFixed(1)} writes/s (${outcome.ok} ok, ${outcome.errors} errors)` +
-          (events ? `, ${outcome.lagsMs.length} deliveries, lag p50 ${percentile(outcome.lagsMs, 0.5)} ms p99 ${percentile(outcome.lagsMs, 0.99)} ms` : ''),
+        `round ${round} events ${mode.padEnd(8)}: ${outcome.writesPerSecond.toFixed(1)} writes/s (${outcome.ok} ok, ${outcome.errors} errors)` +
+          (mode === 'on' ? `, ${outcome.lagsMs.length} deliveries, lag p50 ${percentile(outcome.lagsMs, 0.5)} ms p99 ${percentile(outcome.lagsMs, 0.99)} ms` : ''),
       );
     }
   }
-  const offRate = median(off.map((o) => o.writesPerSecond));
-  const onRate = median(on.map((o) => o.writesPerSecond));
-  const lags = on.flatMap((o) => o.lagsMs).sort((a, b) => a - b);
+  const rate = (mode: Mode) => median(outcomes.get(mode)!.map((o) => o.writesPerSecond));
+  const offRate = rate('off');
+  const onRate = rate('on');
+  const lags = outcomes.get('on')!.flatMap((o) => o.lagsMs).sort((a, b) => a - b);
   const cost = 1 - onRate / offRate;
+  const errors = (mode: Mode) => outcomes.get(mode)!.reduce((s, o) => s + o.errors, 0);
+  if (MODES.includes('recorded')) {
+    const recorded = rate('recorded');
+    log(`median writes/s recorded (no webhook): ${recorded.toFixed(1)} (${((1 - recorded / offRate) * 100).toFixed(1)} % fewer than off), errors ${errors('recorded')}`);
+  }
   log(
     `median writes/s: off ${offRate.toFixed(1)}, on ${onRate.toFixed(1)} (${(cost * 100).toFixed(1)} % fewer with events; goal <= 15 %: ${cost <= 0.15 ? 'met' : 'NOT met'}); ` +
-      `delivery lag over ${lags.length} deliveries: p50 ${percentile(lags, 0.5)} ms, p99 ${percentile(lags, 0.99)} ms; errors off ${off.reduce((s, o) => s + o.errors, 0)}, on ${on.reduce((s, o) => s + o.errors, 0)}`,
+      `delivery lag over ${lags.length} deliveries: p50 ${percentile(lags, 0.5)} ms, p99 ${percentile(lags, 0.99)} ms; errors off ${errors('off')}, on ${errors('on')}`,
   );
 }
 
