@@ -8,6 +8,7 @@ import { addressRange, checkAddress, checkedLookup, EgressRefused, type Resolved
 
 const strict = { allowLoopback: false };
 const development = { allowLoopback: true };
+const loopbackOnly = { allowLoopback: false, loopbackOnly: true };
 
 const REFUSED: Array<[string, string]> = [
   ['127.0.0.1', 'loopback'],
@@ -56,10 +57,22 @@ describe('egress address check', () => {
       expect(() => checkAddress(address, development)).toThrow(EgressRefused);
     }
   });
+
+  it('when egress is loopback only, then loopback passes and everything else is refused, public unicast included', () => {
+    for (const address of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1'])
+      expect(() => checkAddress(address, loopbackOnly)).not.toThrow();
+    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '10.0.0.1', '169.254.169.254']) {
+      expect(() => checkAddress(address, loopbackOnly)).toThrow(EgressRefused);
+    }
+  });
 });
 
 describe('egress lookup (the socket connects to what was checked)', () => {
-  const lookup = (answers: ResolvedAddress[][], policy = strict) => {
+  const lookup = (
+    answers: ResolvedAddress[][],
+    policy: { allowLoopback: boolean; loopbackOnly?: boolean } = strict,
+    hostname = 'hooks.example',
+  ) => {
     const calls: string[] = [];
     let call = 0;
     const resolve = async (hostname: string) => {
@@ -74,7 +87,7 @@ describe('egress lookup (the socket connects to what was checked)', () => {
             o: object,
             cb: (error: unknown, address?: unknown, family?: unknown) => void,
           ) => void
-        )('hooks.example', options, (error, address, family) => done({ error, address, family })),
+        )(hostname, options, (error, address, family) => done({ error, address, family })),
       );
     return { run, calls };
   };
@@ -105,5 +118,14 @@ describe('egress lookup (the socket connects to what was checked)', () => {
   it('when the socket asks for all addresses, then it gets only the checked one', async () => {
     const { run } = lookup([[{ address: '2606:4700:4700::1111', family: 6 }]]);
     expect((await run({ all: true })).address).toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
+  });
+
+  it('when egress is loopback only, then a name is refused without a lookup (no DNS query), and localhost is answered locally', async () => {
+    const named = lookup([[{ address: '127.0.0.1', family: 4 }]], loopbackOnly, 'example.com');
+    expect((await named.run()).error).toBeInstanceOf(EgressRefused);
+    expect(named.calls).toEqual([]);
+    const local = lookup([[{ address: '93.184.216.34', family: 4 }]], loopbackOnly, 'localhost');
+    expect(await local.run()).toEqual({ error: null, address: '127.0.0.1', family: 4 });
+    expect(local.calls).toEqual([]);
   });
 });

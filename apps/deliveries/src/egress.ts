@@ -7,6 +7,10 @@
  * multicast, broadcast, reserved, documentation, benchmarking, NAT64/6to4/Teredo translations, ...); an IPv4-mapped
  * IPv6 address is judged as the IPv4 address it carries. Only the `unicast` range passes.
  * The address classes come from ipaddr.js (the library express' proxy-addr uses), not from hand-kept tables.
+ * WEBHOOK_EGRESS=loopback (the test kit's and the benches' systems, sandboxes) narrows it to loopback alone, decided
+ * before any lookup: an IP literal must be loopback, `localhost` is answered here (RFC 6761), and every other name is
+ * refused without a DNS query, so nothing a client registers (an `https://example.com/hooks`) makes the worker send
+ * a packet off the machine, not even to its resolver.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
@@ -32,7 +36,16 @@ export const systemResolver: Resolver = (hostname) =>
 export interface EgressPolicy {
   /** Development (`npm start`): loopback endpoints are allowed, so a developer can receive on localhost. */
   allowLoopback: boolean;
+  /** WEBHOOK_EGRESS=loopback: loopback only (allowLoopback implied), and no name looked up but `localhost`. */
+  loopbackOnly?: boolean;
 }
+
+/** The addresses `localhost` (and `*.localhost`) names, answered without a lookup (RFC 6761 section 6.3). */
+const LOCALHOST: ResolvedAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+const isLocalhostName = (hostname: string): boolean => /^(.+\.)?localhost\.?$/i.test(hostname);
 
 export class EgressRefused extends Error {
   constructor(
@@ -57,9 +70,12 @@ export function addressRange(address: string): string {
 /** Throws EgressRefused unless the address may be connected to under the policy. */
 export function checkAddress(address: string, policy: EgressPolicy): void {
   const range = addressRange(address);
-  if (range === 'unicast') return;
-  if (range === 'loopback' && policy.allowLoopback) return;
-  throw new EgressRefused(address, range);
+  if (range === 'loopback' && (policy.allowLoopback || policy.loopbackOnly)) return;
+  if (range === 'unicast' && !policy.loopbackOnly) return;
+  throw new EgressRefused(
+    address,
+    policy.loopbackOnly && range === 'unicast' ? 'public (loopback only)' : range,
+  );
 }
 
 /**
@@ -68,7 +84,12 @@ export function checkAddress(address: string, policy: EgressPolicy): void {
  */
 export function checkedLookup(resolver: Resolver, policy: EgressPolicy): LookupFunction {
   return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    resolver(hostname)
+    const resolved = policy.loopbackOnly
+      ? isLocalhostName(hostname)
+        ? Promise.resolve(LOCALHOST)
+        : Promise.reject(new EgressRefused(hostname, 'name looked up (loopback only)'))
+      : resolver(hostname);
+    resolved
       .then((addresses) => {
         if (addresses.length === 0)
           throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });

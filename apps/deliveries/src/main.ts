@@ -51,7 +51,7 @@ const start = async () => {
     sweepAfterMs: 10_000,
   });
   const sender = new WebhookSender({
-    policy: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK },
+    policy: { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK, loopbackOnly: env.WEBHOOK_EGRESS === 'loopback' },
     resolver: systemResolver,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     maxResponseBytes: env.WEBHOOK_MAX_RESPONSE_BYTES,

@@ -115,7 +115,9 @@ export const generatedSecret = (): string => randomBytes(48).toString('base64url
  * checks required), with the given SUBGRAPH_SECRET (JWT_SECRET is startSystem's `jwtSecret`) and a WEBHOOK_SECRETS_KEY
  * of its own, derived from it so that every process given the same SUBGRAPH_SECRET (the stack, a test's extra
  * process) opens the same sealed webhook secrets. The one concession is the single FerretDB, a standalone server
- * (MONGO_ALLOW_STANDALONE, ADR 0026).
+ * (MONGO_ALLOW_STANDALONE, ADR 0026). And one narrowing: webhook deliveries reach loopback only, with no DNS lookup
+ * (WEBHOOK_EGRESS=loopback), so an endpoint a test or Schemathesis registers at a public name sends nothing off the
+ * machine.
  */
 export const productionMode = (subgraphSecret: string): Record<string, string> => ({
   NODE_ENV: 'production',
@@ -124,6 +126,7 @@ export const productionMode = (subgraphSecret: string): Record<string, string> =
     .update(`webhook-secrets-key\n${subgraphSecret}`)
     .digest('base64url'),
   MONGO_ALLOW_STANDALONE: 'true',
+  WEBHOOK_EGRESS: 'loopback',
 });
 
 /**
