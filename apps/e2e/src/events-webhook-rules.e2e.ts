@@ -281,7 +281,7 @@ describe('webhook rules', () => {
     // during it does, however far behind the worker runs.
     const got = await waitFor(async () => writers().find((d) => nameOf(d) === 'after-reactivation'));
     expect(nameOf(got)).toBe('after-reactivation');
-    await new Promise((resolve) => setTimeout(resolve, 4_000)); // past the retry's due time and a sweep
+    await new Promise((resolve) => setTimeout(resolve, 4_000)); // well past the retry's due time
     expect(writers().map(nameOf)).toEqual(['before-deactivation', 'after-reactivation']);
   });
 
