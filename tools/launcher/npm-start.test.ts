@@ -123,6 +123,7 @@ const SETTINGS: Record<string, string> = {
   WEBHOOK_MAX_RESPONSE_BYTES: '1024',
   // npm start's own value (the code's default is false): a caller's `false` would be the default and go unlisted.
   WEBHOOK_ALLOW_LOOPBACK: 'true',
+  WEBHOOK_EGRESS: 'loopback',
   WEBHOOK_CONCURRENCY: '4',
   WEBHOOK_SWEEP_INTERVAL_MS: '5000',
 };
