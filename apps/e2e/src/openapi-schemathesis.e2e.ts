@@ -11,54 +11,27 @@
  * attempts), which made the run take several times as long and depend on what ran before it.
  * The committed configuration and its documented exceptions: apps/e2e/schemathesis/. A longer run: bench/schemathesis.mjs.
  */
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import {
-  makeTempDir,
-  ownSystemEnv,
-  runSchemathesis,
-  startFerretDb,
-  startRedis,
-  startSystem,
-  type RunningInfra,
-  type RunningSystem,
-} from '@platform/dev-stack';
-import { http, testStack } from '@platform/testing';
+import { makeTempDir, runSchemathesis } from '@platform/dev-stack';
+import { http, startOwnSystem, type OwnSystem } from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
 
 const ADMIN = { username: 'schemathesis-admin', password: 'schemathesis-admin-password-1' };
 
 describe('OpenAPI document under Schemathesis', () => {
   const dir = makeTempDir('schemathesis-');
-  let ferret: RunningInfra;
-  let redis: RunningInfra;
-  let system: RunningSystem;
+  let own: OwnSystem;
 
   beforeAll(async () => {
-    ferret = await startFerretDb({
-      dataDir: join(dir.path, 'ferretdb'),
-      logFile: join(dir.path, 'ferretdb.log'),
-    });
-    redis = await startRedis({ dataDir: join(dir.path, 'redis') });
-    system = await startSystem({
-      rootDir: testStack().rootDir,
-      mongoUrl: ferret.url,
-      redisUrl: redis.url,
-      jwtSecret: randomBytes(48).toString('base64url'),
-      freePorts: true,
-      logDir: dir.path,
-      env: ownSystemEnv(join(dir.path, 'data'), ADMIN),
-    });
+    own = await startOwnSystem({ dir: dir.path, admin: ADMIN });
   }, 240_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await Promise.all([ferret?.process.stop(), redis?.process.stop()]);
+    await own?.stop();
     if (process.env['KEEP_TEST_LOGS'] !== '1') dir.remove();
   }, 60_000);
 
   it('when Schemathesis runs every check and phase against the stack, then it reports no failure and no error', async () => {
-    const rest = system.urls.rest;
+    const rest = own.system.urls.rest;
     const fuzzer = await registerAccount(rest, 'fuzz');
     const { access_token: token } = await issueTokens(rest, fuzzer.username, fuzzer.password);
     // The document it reads is the one the facade serves.

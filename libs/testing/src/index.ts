@@ -5,6 +5,7 @@
  */
 export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
 export { DEVELOPMENT_MODE, startExtraApp, type ExtraApp } from './extra-apps';
+export { startOwnSystem, type OwnSystem } from './own-system';
 export { http, type HttpOptions, type HttpResponse } from './http-client';
 export { validateOpenApi31 } from './openapi-validation';
 export { lintOpenApi, type SpectralFinding } from './spectral';
