@@ -51,8 +51,9 @@ export class EgressRefused extends Error {
   constructor(
     readonly address: string,
     readonly range: string,
+    message = `refused: ${address} is a ${range} address`,
   ) {
-    super(`refused: ${address} is a ${range} address`);
+    super(message);
     this.name = 'EgressRefused';
   }
 }
@@ -72,10 +73,13 @@ export function checkAddress(address: string, policy: EgressPolicy): void {
   const range = addressRange(address);
   if (range === 'loopback' && (policy.allowLoopback || policy.loopbackOnly)) return;
   if (range === 'unicast' && !policy.loopbackOnly) return;
-  throw new EgressRefused(
-    address,
-    policy.loopbackOnly && range === 'unicast' ? 'public (loopback only)' : range,
-  );
+  if (range === 'unicast')
+    throw new EgressRefused(
+      address,
+      range,
+      `refused: ${address} is public: egress is loopback only (WEBHOOK_EGRESS=loopback)`,
+    );
+  throw new EgressRefused(address, range);
 }
 
 /**
@@ -87,7 +91,13 @@ export function checkedLookup(resolver: Resolver, policy: EgressPolicy): LookupF
     const resolved = policy.loopbackOnly
       ? isLocalhostName(hostname)
         ? Promise.resolve(LOCALHOST)
-        : Promise.reject(new EgressRefused(hostname, 'name looked up (loopback only)'))
+        : Promise.reject(
+            new EgressRefused(
+              hostname,
+              'name',
+              `refused: ${hostname} is not looked up: egress is loopback only (WEBHOOK_EGRESS=loopback)`,
+            ),
+          )
       : resolver(hostname);
     resolved
       .then((addresses) => {

@@ -143,4 +143,28 @@ describe('events and webhooks over REST', () => {
     expect((await http.delete(`${rest}/webhooks/${id}`, { token })).status).toBe(204);
     expect((await http.get(`${rest}/webhooks/${id}`, { token })).status).toBe(404);
   });
+
+  it('when a webhook points at a public name, then the stack (WEBHOOK_EGRESS=loopback) refuses its delivery without looking the name up', async () => {
+    const created = await http.post(`${rest}/webhooks`, {
+      token,
+      json: { url: 'https://example.com/hooks', event_types: ['item.created'] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    try {
+      expect((await http.post(`${rest}/webhooks/${id}/ping`, { token })).status).toBe(202);
+      const attempt = await waitFor(async () => {
+        const log = await http.get(`${rest}/webhooks/${id}/deliveries`, { token });
+        return log.body.data?.[0]?.attempts?.[0];
+      });
+      // Refused by the worker before any lookup: not a DNS failure (ENOTFOUND, EAI_AGAIN) from asking a resolver.
+      expect(attempt).toMatchObject({
+        number: 1,
+        status_code: null,
+        error: 'refused: example.com is not looked up: egress is loopback only (WEBHOOK_EGRESS=loopback)',
+      });
+    } finally {
+      expect((await http.delete(`${rest}/webhooks/${id}`, { token })).status).toBe(204);
+    }
+  });
 });
