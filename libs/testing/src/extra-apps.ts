@@ -1,4 +1,6 @@
 /** Another facade beside the shared test stack: its own port and settings, the shared gateway behind it. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   freePort,
   productionMode,
@@ -71,6 +73,9 @@ export async function startExtraApp(
     );
   } catch (error) {
     await process.stop('SIGKILL');
+    // What the process said before it went: the one clue to a start that failed (a taken port, a refused setting).
+    const log = await readFile(join(logDir, `${logName ?? name}.log`), 'utf8').catch(() => '');
+    if (error instanceof Error && log) error.message += `\n${name}'s log ends:\n${log.slice(-2_000)}`;
     throw error;
   }
   return { url, port, process };
