@@ -20,6 +20,7 @@ export {
   productionMode,
   generatedSecret,
   startApp,
+  withLogEnd,
   appEnvironment,
   APP_NAMES,
   SUBGRAPH_NAMES,

@@ -1,7 +1,43 @@
 /** Free loopback ports, and waiting for a port or an HTTP endpoint to answer. */
+import { readFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 
-export function freePort(): Promise<number> {
+/**
+ * A loopback port nothing listens on, for a process about to be started. Chosen below the kernel's ephemeral range
+ * (`ip_local_port_range`, where every outgoing connection takes its local port): a port the kernel handed out from
+ * that range (`listen(0)`) could be taken by some client's connection before the process binds it, which made a
+ * process of a busy test run exit with EADDRINUSE now and then. Random within 20000 up to the range's start, tried by
+ * binding it; the kernel's own choice where the range leaves no room below it.
+ */
+export async function freePort(): Promise<number> {
+  const low = 20_000;
+  const high = ephemeralStart() - 1;
+  for (let attempt = 0; high > low && attempt < 50; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await canListen(port)) return port;
+  }
+  return listenAny();
+}
+
+function ephemeralStart(): number {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(start) && start > 0 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function listenAny(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -3,6 +3,7 @@
  * every /readyz, and stops them in reverse order. Shared by `npm start`, jest's globalSetup and the benchmark.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startProcess, type ManagedProcess } from './managed-process';
 import { freePort, waitForHttpOk } from './ports';
@@ -106,6 +107,15 @@ export function startApp(
   });
 }
 
+/**
+ * Adds the end of a process's log to the error of its failed start (what it said before it went: the one clue to a
+ * taken port or a refused setting).
+ */
+export async function withLogEnd(error: unknown, name: string, logFile: string): Promise<void> {
+  const log = await readFile(logFile, 'utf8').catch(() => '');
+  if (error instanceof Error && log) error.message += `\n${name}'s log ends:\n${log.slice(-2_000)}`;
+}
+
 /** A shared secret as a deployment would generate one (48 random bytes; production requires at least 32). */
 export const generatedSecret = (): string => randomBytes(48).toString('base64url');
 
@@ -203,7 +213,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           `${urls[name]}/readyz`,
           timeout,
           () => proc.child.exitCode === null && proc.child.signalCode === null,
-        );
+        ).catch(async (error: unknown) => {
+          if (options.logDir) await withLogEnd(error, name, join(options.logDir, `${name}.log`));
+          throw error;
+        });
       }),
     );
   };

@@ -1,11 +1,11 @@
 /** Another facade beside the shared test stack: its own port and settings, the shared gateway behind it. */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   freePort,
   productionMode,
   startApp,
   waitForHttpOk,
+  withLogEnd,
   type AppName,
   type ManagedProcess,
 } from '@platform/dev-stack';
@@ -73,9 +73,7 @@ export async function startExtraApp(
     );
   } catch (error) {
     await process.stop('SIGKILL');
-    // What the process said before it went: the one clue to a start that failed (a taken port, a refused setting).
-    const log = await readFile(join(logDir, `${logName ?? name}.log`), 'utf8').catch(() => '');
-    if (error instanceof Error && log) error.message += `\n${name}'s log ends:\n${log.slice(-2_000)}`;
+    await withLogEnd(error, name, join(logDir, `${logName ?? name}.log`));
     throw error;
   }
   return { url, port, process };
