@@ -73,12 +73,13 @@ export class DeliveryProcessor {
       });
       return;
     }
-    const body = await this.bodyFor(delivery, webhook);
-    if (typeof body !== 'string') {
-      await deliveries.set(delivery._id, { state: body.state, reason: body.reason });
-      webhookDeliveries.inc({ outcome: body.state });
+    const message = await this.bodyFor(delivery, webhook);
+    if ('state' in message) {
+      await deliveries.set(delivery._id, { state: message.state, reason: message.reason });
+      webhookDeliveries.inc({ outcome: message.state });
       return;
     }
+    const { body, occurredAt } = message;
     const n = delivery.attempts + 1;
     if (!(await deliveries.claimAttempt(delivery, n))) {
       await this.claimTaken(delivery, n);
@@ -92,12 +93,12 @@ export class DeliveryProcessor {
       secrets,
     });
     webhookDeliveryDuration.observe(result.durationMs / 1000);
-    await deliveries.finishAttempt(delivery._id, n, {
+    await deliveries.finishAttempt(delivery, n, {
       statusCode: result.statusCode,
       durationMs: result.durationMs,
       error: result.error,
     });
-    await this.settle(delivery, webhook, n, result);
+    await this.settle(delivery, webhook, n, result, false, occurredAt);
   }
 
   /**
@@ -109,10 +110,10 @@ export class DeliveryProcessor {
   private async bodyFor(
     delivery: DeliveryDocument,
     webhook: WebhookDocument,
-  ): Promise<string | { state: 'withheld' | 'failed'; reason: string }> {
+  ): Promise<{ body: string; occurredAt: Date | null } | { state: 'withheld' | 'failed'; reason: string }> {
     const owner = await this.deps.owners.ownerOf(webhook.ownerId);
     if (!owner) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
-    if (delivery.eventId === null) return JSON.stringify(delivery.body);
+    if (delivery.eventId === null) return { body: JSON.stringify(delivery.body), occurredAt: null };
     const stored = await this.deps.events.findById(delivery.eventId);
     if (!stored) return { state: 'failed', reason: 'the event is past retention' };
     // A deactivation stops the endpoint: what happened before the account was activated again stays undelivered,
@@ -125,7 +126,10 @@ export class DeliveryProcessor {
       return { state: 'withheld', reason: 'the owner may not read this event' };
     }
     const { _id, ...rest } = stored;
-    return JSON.stringify(toPublicEvent({ ...rest, id: _id } as RecordedEvent));
+    return {
+      body: JSON.stringify(toPublicEvent({ ...rest, id: _id } as RecordedEvent)),
+      occurredAt: stored.occurredAt,
+    };
   }
 
   /** Try n was claimed before: interrupted (claim older than an attempt lasts, no outcome), or settled but not recorded. */
@@ -137,7 +141,7 @@ export class DeliveryProcessor {
     if (attempt.finishedAt === null) {
       if (Date.now() - attempt.startedAt.getTime() < this.deps.timeoutMs + 1_000) return; // another worker is on it
       const interrupted = 'interrupted: the worker stopped during the attempt';
-      await this.deps.deliveries.finishAttempt(delivery._id, n, {
+      await this.deps.deliveries.finishAttempt(delivery, n, {
         statusCode: null,
         durationMs: null,
         error: interrupted,
@@ -180,6 +184,8 @@ export class DeliveryProcessor {
     n: number,
     result: SendResult,
     counted = false,
+    /** When the event occurred, if the caller read it (a ping's is null); undefined: read it here. */
+    occurredAt?: Date | null,
   ): Promise<void> {
     const { deliveries, queue } = this.deps;
     if (result.ok) {
@@ -190,10 +196,11 @@ export class DeliveryProcessor {
         reason: null,
       });
       if (!counted) webhookDeliveries.inc({ outcome: 'delivered' });
-      if (delivery.eventId) {
-        const event = await this.deps.events.findById(delivery.eventId);
-        if (event) webhookDeliveryLag.observe((Date.now() - event.occurredAt.getTime()) / 1000);
-      }
+      const occurred =
+        occurredAt !== undefined || !delivery.eventId
+          ? occurredAt
+          : (await this.deps.events.findById(delivery.eventId))?.occurredAt;
+      if (occurred) webhookDeliveryLag.observe((Date.now() - occurred.getTime()) / 1000);
       return;
     }
     const delay = nextAttemptDelayMs(this.deps.schedule, n);

@@ -4,6 +4,11 @@
  * `<message id>-<webhook id>`, so a re-published event fans out once), and one attempt record per try
  * (`webhook_attempts`, `_id` `<delivery id>.<n>`): inserting it is the claim that makes one worker the only one to
  * make try n (ADR 0008's primitive), and it is the delivery log (time, status code, duration, error).
+ *
+ * A try's outcome is a second insert beside its claim (`_id` `<delivery id>.<n>.outcome`), not an update of it: on
+ * FerretDB v1 an update is a pass over the whole collection under the database's one writer (an insert is an index
+ * lookup), and the attempts collection keeps every try of the retention period. Readers merge the two (`attemptsOf`,
+ * `findAttempt`); a claim whose `finishedAt` is set (written by an update before this) needs no outcome.
  */
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import type { EventAudience } from '@platform/events';
@@ -52,8 +57,40 @@ export interface AttemptDocument {
   error: string | null;
 }
 
+/** A try's outcome, stored beside its claim in the attempts collection. */
+interface OutcomeDocument {
+  _id: string;
+  deliveryId: string;
+  webhookId: number;
+  n: number;
+  outcome: true;
+  finishedAt: Date;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
 export const deliveryIdOf = (messageId: string, webhookId: number): string => `${messageId}-${webhookId}`;
 export const attemptIdOf = (deliveryId: string, n: number): string => `${deliveryId}.${n}`;
+const outcomeIdOf = (deliveryId: string, n: number): string => `${attemptIdOf(deliveryId, n)}.outcome`;
+
+/** Inserts `document` unless its `_id` is taken (ADR 0008's primitive): true for the one caller whose insert succeeded. */
+async function insertOnce<T extends { _id: string }>(collection: Collection<T>, document: T): Promise<boolean> {
+  try {
+    await collection.insertOne(document as never);
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/** A claim with its outcome written in (when there is one). */
+function withOutcome(claim: AttemptDocument, outcome: OutcomeDocument | undefined | null): AttemptDocument {
+  if (!outcome || claim.finishedAt !== null) return claim;
+  const { finishedAt, statusCode, durationMs, error } = outcome;
+  return { ...claim, finishedAt, statusCode, durationMs, error };
+}
 
 /** A new delivery of one message to one webhook, due now: an event's (body read at each attempt) or a ping's. */
 export function newDelivery(
@@ -107,10 +144,12 @@ export const DELIVERY_INDEXES: IndexSpec[] = [
 export class DeliveryStore {
   readonly deliveries: Collection<DeliveryDocument>;
   readonly attempts: Collection<AttemptDocument>;
+  private readonly outcomes: Collection<OutcomeDocument>;
 
   constructor(db: Db) {
     this.deliveries = db.collection<DeliveryDocument>(DELIVERIES_COLLECTION);
     this.attempts = db.collection<AttemptDocument>(ATTEMPTS_COLLECTION);
+    this.outcomes = db.collection<OutcomeDocument>(ATTEMPTS_COLLECTION);
   }
 
   /** Stores the deliveries that are new; resolves them (a retried fan-out adds nothing). */
@@ -167,47 +206,61 @@ export class DeliveryStore {
     return this.deliveries.find({ $and: conditions }).sort({ _id: -1 }).limit(options.first).toArray();
   }
 
-  attemptsOf(deliveryIds: readonly string[]): Promise<AttemptDocument[]> {
-    return this.attempts
+  /** The tries of these deliveries, each with its outcome, by delivery and try. */
+  async attemptsOf(deliveryIds: readonly string[]): Promise<AttemptDocument[]> {
+    const found = await this.attempts
       .find({ deliveryId: { $in: [...deliveryIds] } })
       .sort({ deliveryId: 1, n: 1 })
       .toArray();
+    const outcomes = new Map<string, OutcomeDocument>();
+    for (const doc of found as Array<AttemptDocument | OutcomeDocument>) {
+      if ('outcome' in doc) outcomes.set(attemptIdOf(doc.deliveryId, doc.n), doc);
+    }
+    return found
+      .filter((doc) => !('outcome' in doc))
+      .map((claim) => withOutcome(claim, outcomes.get(claim._id)));
   }
 
-  findAttempt(deliveryId: string, n: number): Promise<AttemptDocument | null> {
-    return this.attempts.findOne({ _id: attemptIdOf(deliveryId, n) });
+  /** Try n's claim with its outcome; null when nobody claimed it. Two reads by `_id` (each an index lookup). */
+  async findAttempt(deliveryId: string, n: number): Promise<AttemptDocument | null> {
+    const claim = await this.attempts.findOne({ _id: attemptIdOf(deliveryId, n) });
+    if (!claim || claim.finishedAt !== null) return claim;
+    return withOutcome(claim, await this.outcomes.findOne({ _id: outcomeIdOf(deliveryId, n) }));
   }
 
   /** The claim of try `n`: true for the one caller whose insert succeeded. */
-  async claimAttempt(delivery: DeliveryDocument, n: number, now = new Date()): Promise<boolean> {
-    try {
-      await this.attempts.insertOne({
-        _id: attemptIdOf(delivery._id, n),
-        deliveryId: delivery._id,
-        webhookId: delivery.webhookId,
-        n,
-        startedAt: now,
-        finishedAt: null,
-        statusCode: null,
-        durationMs: null,
-        error: null,
-      });
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
+  claimAttempt(delivery: DeliveryDocument, n: number, now = new Date()): Promise<boolean> {
+    return insertOnce(this.attempts, {
+      _id: attemptIdOf(delivery._id, n),
+      deliveryId: delivery._id,
+      webhookId: delivery.webhookId,
+      n,
+      startedAt: now,
+      finishedAt: null,
+      statusCode: null,
+      durationMs: null,
+      error: null,
+    });
   }
 
+  /**
+   * Records try n's outcome (its claim's holder, or whoever finds the claim interrupted). The first outcome stays: a
+   * second one (two workers judging the same interrupted try) is refused by the key and changes nothing.
+   */
   async finishAttempt(
-    deliveryId: string,
+    delivery: { _id: string; webhookId: number },
     n: number,
     result: { statusCode: number | null; durationMs: number | null; error: string | null },
   ): Promise<void> {
-    await this.attempts.updateOne(
-      { _id: attemptIdOf(deliveryId, n) },
-      { $set: { ...result, finishedAt: new Date() } },
-    );
+    await insertOnce<OutcomeDocument>(this.outcomes, {
+      _id: outcomeIdOf(delivery._id, n),
+      deliveryId: delivery._id,
+      webhookId: delivery.webhookId,
+      n,
+      outcome: true,
+      ...result,
+      finishedAt: new Date(),
+    });
   }
 
   /** Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state. */
