@@ -16,6 +16,12 @@
  *   npm run bench:events                       # 2 rounds, 4 writers, 20 s
  *   npm run bench:events -- --rounds=3 --writers=8 --duration=30
  *   npm run bench:events -- --split              # also `recorded`: the change log without deliveries
+ *   npm run bench:events -- --db-profile         # and the database's time per write by command shape
+ *
+ * Each round also prints the CPU each process spent per acknowledged write during the load. `--db-profile` puts the
+ * test kit's wire recorder (libs/testing) between the processes and FerretDB and sums each command's time to its reply
+ * by shape (database, collection, command, filter fields): wall time, so a command queued behind SQLite's one writer
+ * counts its wait; the recorder costs some throughput itself, so compare rates without it.
  *
  * The load loop and the receiver are written here (a few lines each): the bench's load generator drives one request
  * shape per stream without awaiting per-client state, and the test kit's receiver is for tests only.
@@ -32,6 +38,8 @@ import {
   startRedis,
   startSystem,
 } from '@platform/dev-stack';
+import { startMongoWireRecorder, type RecordedCommand } from '../libs/testing/src/mongo-wire-recorder';
+import { readTicks, ticksPerSecond } from './proc-stats';
 
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
 const log = (message: string) => process.stdout.write(`[events-bench] ${message}\n`);
@@ -46,6 +54,8 @@ const ROUNDS = option('rounds', 2);
 const WRITERS = option('writers', 4);
 const DURATION_S = option('duration', 20);
 type Mode = 'off' | 'recorded' | 'on';
+/** `--db-profile`: the processes reach FerretDB through the wire recorder, and each round prints where its time went. */
+const DB_PROFILE = process.argv.includes('--db-profile');
 const MODES: Mode[] = process.argv.includes('--split') ? ['off', 'recorded', 'on'] : ['off', 'on'];
 
 interface Outcome {
@@ -53,6 +63,8 @@ interface Outcome {
   ok: number;
   errors: number;
   lagsMs: number[];
+  /** CPU per acknowledged write of each process over the load (ms), the bench process included. */
+  cpuPerWriteMs: Record<string, number>;
 }
 
 async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: Record<string, unknown> | null }> {
@@ -91,9 +103,10 @@ async function run(mode: Mode): Promise<Outcome> {
   const ferret = await startFerretDb({ dataDir: join(dir.path, 'ferretdb') });
   const redis = await startRedis({ dataDir: join(dir.path, 'redis') });
   const receiver = await startReceiver(tls);
+  const recorder = DB_PROFILE ? await startMongoWireRecorder(ferret.url) : undefined;
   const system = await startSystem({
     rootDir: repositoryRoot(),
-    mongoUrl: ferret.url,
+    mongoUrl: recorder?.url ?? ferret.url,
     redisUrl: redis.url,
     jwtSecret: 'events-bench-jwt-secret-0123456789abcdefghijkl',
     freePorts: true,
@@ -134,6 +147,15 @@ async function run(mode: Mode): Promise<Outcome> {
       if (created.status !== 201) throw new Error(`item: ${created.status}`);
       items.push(created.body?.['id'] as number);
     }
+    const pids: Record<string, number | undefined> = {
+      ferretdb: ferret.process.child.pid,
+      redis: redis.process.child.pid,
+      bench: process.pid,
+      ...Object.fromEntries([...system.processes].map(([name, proc]) => [name, proc.child.pid])),
+    };
+    const ticks = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, readTicks(pid) ?? 0]));
+    const before = ticks();
+    const firstCommand = recorder?.commands.length ?? 0;
     let ok = 0;
     let errors = 0;
     const started = Date.now();
@@ -153,6 +175,11 @@ async function run(mode: Mode): Promise<Outcome> {
       }),
     );
     const elapsedS = (Date.now() - started) / 1000;
+    const after = ticks();
+    if (recorder) logDatabaseTime(recorder.commands.slice(firstCommand), ok);
+    const cpuPerWriteMs = Object.fromEntries(
+      Object.keys(pids).map((name) => [name, ((after[name]! - before[name]!) / CLK / Math.max(ok, 1)) * 1000]),
+    );
     if (delivered) {
       // Every acknowledged write's delivery, or 60 s.
       const deadline = Date.now() + 60_000;
@@ -162,15 +189,38 @@ async function run(mode: Mode): Promise<Outcome> {
       .map(({ at, body }) => at - Date.parse((JSON.parse(body) as { occurred_at: string }).occurred_at))
       .sort((a, b) => a - b);
     if (delivered && receiver.arrivals.length < ok) log(`only ${receiver.arrivals.length} of ${ok} deliveries within 60 s`);
-    return { writesPerSecond: ok / elapsedS, ok, errors, lagsMs };
+    return { writesPerSecond: ok / elapsedS, ok, errors, lagsMs, cpuPerWriteMs };
   } finally {
     await system.stop();
+    await recorder?.close();
     await Promise.all([redis.process.stop(), ferret.process.stop()]);
     await new Promise((resolve) => receiver.server.close(resolve));
     dir.remove();
   }
 }
 
+const CLK = ticksPerSecond();
+
+/** The database's time per acknowledged write, by command shape (database, command, collection, filter fields). */
+function logDatabaseTime(commands: RecordedCommand[], writes: number): void {
+  const shapes = new Map<string, { count: number; ms: number }>();
+  for (const command of commands) {
+    if (command.ms === undefined || ['hello', 'isMaster', 'ping', 'endSessions'].includes(command.name)) continue;
+    const body = command.body;
+    const first = (list: unknown, key: string) => (Array.isArray(list) ? (list[0] as Record<string, unknown> | undefined)?.[key] : undefined);
+    const filter = (body['filter'] ?? body['query'] ?? first(body['updates'], 'q') ?? first(body['deletes'], 'q') ?? {}) as Record<string, unknown>;
+    const shape = `${command.db}.${String(body[command.name])} ${command.name} {${Object.keys(filter).join(',')}}`;
+    const entry = shapes.get(shape) ?? { count: 0, ms: 0 };
+    entry.count += 1;
+    entry.ms += command.ms;
+    shapes.set(shape, entry);
+  }
+  const total = [...shapes.values()].reduce((sum, e) => sum + e.ms, 0);
+  log(`  database time per write ${(total / Math.max(writes, 1)).toFixed(2)} ms (wall, queued time included), by shape:`);
+  for (const [shape, { count, ms }] of [...shapes].sort(([, a], [, b]) => b.ms - a.ms).slice(0, 14)) {
+    log(`    ${(ms / Math.max(writes, 1)).toFixed(2).padStart(6)} ms/write ${(ms / count).toFixed(1).padStart(7)} ms x ${String(count).padStart(5)}  ${shape}`);
+  }
+}
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
@@ -185,6 +235,16 @@ async function main(): Promise<void> {
       log(
         `round ${round} events ${mode.padEnd(8)}: ${outcome.writesPerSecond.toFixed(1)} writes/s (${outcome.ok} ok, ${outcome.errors} errors)` +
           (mode === 'on' ? `, ${outcome.lagsMs.length} deliveries, lag p50 ${percentile(outcome.lagsMs, 0.5)} ms p99 ${percentile(outcome.lagsMs, 0.99)} ms` : ''),
+      );
+      // Where each write's CPU went during the load (the deliveries' work after it is not counted).
+      const total = Object.values(outcome.cpuPerWriteMs).reduce((sum, ms) => sum + ms, 0);
+      log(
+        `  CPU per write ${total.toFixed(2)} ms: ` +
+          Object.entries(outcome.cpuPerWriteMs)
+            .filter(([, ms]) => ms >= 0.05)
+            .sort(([, a], [, b]) => b - a)
+            .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+            .join(', '),
       );
     }
   }

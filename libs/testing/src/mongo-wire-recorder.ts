@@ -19,6 +19,8 @@ export interface RecordedCommand {
   db: string;
   /** The command document, with any document sequences (kind-1 sections) set under their identifiers. */
   body: Document;
+  /** Milliseconds from the command's last byte sent to its reply's arrival (set once the reply came). */
+  ms?: number;
 }
 
 export interface MongoWireRecorder {
@@ -74,17 +76,34 @@ export async function startMongoWireRecorder(targetUrl: string): Promise<MongoWi
     const upstream = connect(Number(target.port || 27017), target.hostname);
     sockets.add(client).add(upstream);
     let pending = Buffer.alloc(0);
+    // Commands waiting for their reply, by request id (the header's second field; a reply's third names it).
+    const waiting = new Map<number, { command: RecordedCommand; sentAt: number }>();
     client.on('data', (chunk: Buffer) => {
       upstream.write(chunk);
       pending = Buffer.concat([pending, chunk]);
       while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
         const size = pending.readInt32LE(0);
         const command = parseOpMsg(pending.subarray(0, size));
-        if (command) commands.push(command);
+        if (command) {
+          commands.push(command);
+          waiting.set(pending.readInt32LE(4), { command, sentAt: performance.now() });
+        }
         pending = pending.subarray(size);
       }
     });
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    let replies = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      client.write(chunk);
+      replies = Buffer.concat([replies, chunk]);
+      while (replies.length >= 12 && replies.length >= replies.readInt32LE(0)) {
+        const sent = waiting.get(replies.readInt32LE(8));
+        if (sent) {
+          sent.command.ms = performance.now() - sent.sentAt;
+          waiting.delete(replies.readInt32LE(8));
+        }
+        replies = replies.subarray(replies.readInt32LE(0));
+      }
+    });
     const closeBoth = () => {
       client.destroy();
       upstream.destroy();
