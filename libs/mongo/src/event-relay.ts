@@ -100,18 +100,28 @@ export class EventRelay implements EventPublisher {
     }
   }
 
+  /**
+   * Drops what was published so far, after any drop still running (one at a time: each takes the entries published
+   * when it starts, so none is deleted twice).
+   */
   private dropPublished(): Promise<void> {
     this.dropTimer = undefined;
-    const ids = [...this.published];
-    this.dropping = this.outbox
-      .drop(ids)
-      // The database away: the entries stay, and the sweep publishes them again (recorded once) and drops them.
-      .catch(() => undefined)
-      .finally(() => {
+    const run = async () => {
+      const ids = [...this.published];
+      try {
+        await this.outbox.drop(ids);
+      } catch {
+        // The database away: the entries stay, and the sweep publishes them again (recorded once) and drops them.
+      } finally {
         for (const id of ids) this.published.delete(id);
-        this.dropping = undefined;
-      });
-    return this.dropping;
+      }
+    };
+    const dropping = (this.dropping ?? Promise.resolve()).then(run);
+    this.dropping = dropping;
+    void dropping.finally(() => {
+      if (this.dropping === dropping) this.dropping = undefined;
+    });
+    return dropping;
   }
 
   /** Publishes what is queued, then what was queued meanwhile; a failure leaves the entries to the sweep. */
@@ -209,8 +219,7 @@ export class EventRelay implements EventPublisher {
     clearInterval(this.timer);
     await this.flushing;
     clearTimeout(this.dropTimer);
-    await this.dropping;
-    if (this.published.size > 0) await this.dropPublished();
+    await this.dropPublished();
     await this.sweeping;
     await this.options.transport.close?.();
   }

@@ -67,6 +67,23 @@ describe('the attempt log', () => {
     expect(await store.attemptsOf([one._id])).toHaveLength(1);
   });
 
+  it('when eight workers record outcomes of one try at once, then one is stored and every reader sees that one', async () => {
+    const store = new DeliveryStore(db);
+    const one = delivery();
+    await store.claimAttempt(one, 1);
+    const statusCodes = [200, 201, 202, 203, 204, 500, 502, 503];
+    await Promise.all(
+      statusCodes.map((statusCode) => store.finishAttempt(one, 1, { statusCode, durationMs: 1, error: null })),
+    );
+    const stored = await db
+      .collection(ATTEMPTS_COLLECTION)
+      .find({ deliveryId: one._id, outcome: true })
+      .toArray();
+    expect(stored).toHaveLength(1);
+    expect((await store.findAttempt(one._id, 1))?.statusCode).toBe(stored[0]!['statusCode']);
+    expect((await store.attemptsOf([one._id])).map((a) => a.statusCode)).toEqual([stored[0]!['statusCode']]);
+  });
+
   it('when a claim was finished in place (before the outcome inserts), then it reads as it was written', async () => {
     const store = new DeliveryStore(db);
     const one = delivery();

@@ -1,0 +1,25 @@
+/**
+ * Ports for processes about to start are chosen below the kernel's ephemeral range, where no outgoing connection can
+ * take one before its process binds it (a start failing with EADDRINUSE on a busy run), and are free when chosen.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { freePort } from './ports';
+
+const ephemeralStart = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+
+describe('freePort', () => {
+  it('when ports are asked for, then each is below the ephemeral range and can be listened on', async () => {
+    for (let i = 0; i < 20; i += 1) {
+      const port = await freePort();
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(ephemeralStart);
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', resolve);
+      });
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
