@@ -143,9 +143,15 @@ const PHASES: readonly Group[] = ['reads', 'join', 'mixed', 'writes', 'single'];
 const UNCACHED_ENV: Record<string, string> = {
   // hcache: the read cache (facade / gateway / subgraphs).
   READ_CACHE: 'off',
-  // hperf: identical in-flight reads deduplicated (they need the cache's generation anyway: ADR 0017).
+  // hperf: identical in-flight reads deduplicated (without a generation only behind the fetch in flight: ADR 0017).
   SUBGRAPH_DEDUP: 'off',
 };
+/**
+ * The read path without the read cache as a deployment with `READ_CACHE=off` runs it: a second facade on the uncached
+ * system's subgraphs with the in-flight deduplication at its default (issue 29's "uncached reads" against the Hive
+ * facade, whose gateway deduplicates by default too).
+ */
+const NOCACHE_FACADE_ENV: Record<string, string> = { SUBGRAPH_DEDUP: 'on' };
 
 /** Enough that no scenario is throttled (the limits themselves are exercised by the e2e tests). */
 const UNTHROTTLED = { RATE_LIMIT_POINTS: '1000000000', LOGIN_RATE_LIMIT_POINTS: '1000000000' };
@@ -249,7 +255,8 @@ async function main(): Promise<void> {
 
   const includeUncached = options.uncached ?? (options.only?.includes('rest.users.get.uncached') || !options.quick);
   /** Selected by --only (all without it); the uncached system's scenario also by --uncached / --quick (Options). */
-  const wanted = (name: string) => matchesOnly(name, options.only) && (name !== 'rest.users.get.uncached' || includeUncached);
+  const wanted = (name: string) =>
+    matchesOnly(name, options.only) && ((name !== 'rest.users.get.uncached' && name !== 'rest.users.get.nocache') || includeUncached);
   if (wanted('rest.users.get.uncached')) log(`uncached system: rest.users.get again with ${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
   const tmp = makeTempDir('api-bench-');
@@ -258,6 +265,7 @@ async function main(): Promise<void> {
   let direct: ManagedProcess | undefined;
   let restRemote: ManagedProcess | undefined;
   let uncachedSystem: RunningSystem | undefined;
+  let restNocache: ManagedProcess | undefined;
   /** The peers' processes (baseline chain, Hive Gateway and its facade), stopped in reverse order. */
   const peers: ManagedProcess[] = [];
   let stopping = false;
@@ -268,6 +276,7 @@ async function main(): Promise<void> {
     await direct?.stop('SIGTERM', 5_000);
     await restRemote?.stop('SIGTERM', 5_000);
     for (const proc of [...peers].reverse()) await proc.stop('SIGTERM', 5_000);
+    await restNocache?.stop('SIGTERM', 5_000);
     await uncachedSystem?.stop();
     await system?.stop();
     await Promise.all(infra.map((i) => i.process.stop('SIGTERM', 5_000)));
@@ -394,7 +403,8 @@ async function main(): Promise<void> {
       log(`Hive Gateway ready: facade ${hiveUrl} -> Hive Gateway ${hiveGatewayUrl}/graphql -> our subgraphs`);
     }
     // The same system once more with every cache and deduplication off (UNCACHED_ENV), on the same databases.
-    if (wanted('rest.users.get.uncached')) {
+    let restNocacheUrl = '';
+    if (wanted('rest.users.get.uncached') || wanted('rest.users.get.nocache')) {
       const logDir = join(tmp.path, 'uncached');
       mkdirSync(logDir, { recursive: true });
       uncachedSystem = await startSystemRetrying({
@@ -408,6 +418,23 @@ async function main(): Promise<void> {
         env: { DATA_DIR: tmp.path, ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, ...UNCACHED_ENV },
       });
       for (const [name, url] of Object.entries(uncachedSystem.metricsUrls)) metricsUrls[`${UNCACHED_PREFIX}${name}`] = url;
+      // Its second facade: the cache off, the deduplication at its default (NOCACHE_FACADE_ENV).
+      const nocachePort = await freePort();
+      const nocacheMetricsPort = await freePort();
+      restNocache = startApp('rest', {
+        rootDir,
+        env: {
+          ...appEnvironment('rest', uncachedSystem.ports, uncachedSystem.env),
+          PORT: String(nocachePort),
+          ...NOCACHE_FACADE_ENV,
+          ...(uncachedSystem.env['METRICS_PORT'] === 'off' ? {} : { METRICS_PORT: String(nocacheMetricsPort) }),
+        },
+        logDir,
+        logName: 'rest-nocache',
+      });
+      restNocacheUrl = `http://127.0.0.1:${nocachePort}`;
+      await waitForHttpOk(`${restNocacheUrl}/readyz`, READY_TIMEOUT_MS, () => restNocache?.child.exitCode === null);
+      metricsUrls[`${UNCACHED_PREFIX}rest-nocache`] = `http://127.0.0.1:${nocacheMetricsPort}/metrics`;
     }
     log(`system ready in ${((Date.now() - started) / 1000).toFixed(1)} s (rest ${system.urls.rest}, gateway ${system.urls.gateway}/graphql)`);
 
@@ -419,6 +446,7 @@ async function main(): Promise<void> {
       'rest-remote': restRemote.child.pid,
       ...Object.fromEntries(peers.map((proc) => [proc.name, proc.child.pid])),
       ...Object.fromEntries([...(uncachedSystem?.processes ?? [])].map(([name, proc]) => [`${UNCACHED_PREFIX}${name}`, proc.child.pid])),
+      ...(restNocache ? { [`${UNCACHED_PREFIX}rest-nocache`]: restNocache.child.pid } : {}),
       'load-generator': process.pid,
     };
 
@@ -583,6 +611,13 @@ async function main(): Promise<void> {
         group: 'reads',
         ...restUsersGet,
         note: `the same read on a second system with every cache and deduplication off (${Object.entries(UNCACHED_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}); ${idsNote}`,
+      },
+      {
+        name: 'rest.users.get.nocache',
+        target: 'rest-nocache',
+        group: 'reads',
+        ...restUsersGet,
+        note: `the same read through a facade with READ_CACHE=off and ${Object.entries(NOCACHE_FACADE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (the default: without a generation a read shares only the fetch sent after it arrived) on the uncached system's subgraphs; ${idsNote}`,
       },
       {
         name: 'rest.users.get.remote',
@@ -791,6 +826,7 @@ async function main(): Promise<void> {
       hive: hiveUrl,
       'hive-gateway': hiveGatewayUrl,
       'rest-uncached': uncachedSystem?.urls.rest ?? '',
+      'rest-nocache': restNocacheUrl,
     };
     /** Every process's metrics scrape (those with metrics off or unreachable left out), for the cache hit rates. */
     const scrape = async (): Promise<Record<string, MetricSample[]>> => {
@@ -1013,6 +1049,7 @@ async function main(): Promise<void> {
         hot_ids: options.hot,
         env: { ...DEPLOYMENT, ...UNTHROTTLED, ...options.env, SUBGRAPH_SECRET: '(generated per run)', WEBHOOK_SECRETS_KEY: '(generated per run)' },
         uncached_env: UNCACHED_ENV,
+        nocache_facade_env: NOCACHE_FACADE_ENV,
         peers: { baseline: peerNote.baseline, hive: peerNote.hive },
       },
       scenarios: results,

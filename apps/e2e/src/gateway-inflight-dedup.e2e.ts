@@ -1,6 +1,6 @@
 /**
- * Identical subgraph reads in flight share one fetch (SUBGRAPH_DEDUP), per caller and only within one read-cache
- * generation: an own gateway over an own users subgraph (on the stack's users database and Redis, so the stack's
+ * Identical subgraph reads in flight share one fetch (SUBGRAPH_DEDUP), per caller; the fetch on its way only within one
+ * read-cache generation, and without a generation only the next fetch: an own gateway over an own users subgraph (on the stack's users database and Redis, so the stack's
  * accounts and tokens are real there), read cache on. Each race follows a write, so its reads miss the cache together. The users subgraph is
  * paused (SIGSTOP) while the reads arrive, so they are all in flight at once whatever the machine's speed; the gateway's
  * dedup counter says when they are, then the subgraph resumes and its own request counter says how many it served.
@@ -149,6 +149,12 @@ describe('identical subgraph reads in flight', () => {
       { token: owner.token },
     );
     expect(touched.body.errors).toBeUndefined();
+    // The write also dropped what the gateway knew of each caller's account (ADR 0019): established again by a request
+    // that reads nothing cacheable, so that the race's reads reach the deduplication while the subgraph is paused.
+    for (const token of tokens) {
+      const established = await http.graphql(`${via.base}/graphql`, 'query Established { __typename }', {}, { token });
+      expect(established.status).toBe(200);
+    }
   };
 
   it('when one caller sends the same read ten times at once, then the subgraph serves it once and each gets the answer', async () => {
@@ -190,19 +196,24 @@ describe('identical subgraph reads in flight', () => {
     expect(others!.body.data.user.id).toBe(String(owner.id));
   });
 
-  it('when the read cache is off (no generation), then identical reads in flight are not merged: none may join a fetch sent before a write returned', async () => {
+  it('when the read cache is off (no generation), then identical reads in flight never join the fetch on its way: the ones that arrive behind it share the next', async () => {
     await warm([owner.token], uncached);
     const served = await subgraphReads();
     const answers = await whilePaused(
       () => Array.from({ length: 5 }, () => read(owner.token, uncached)),
-      {
-        sent: 5,
-        merged: 0,
-      },
+      // The first read's fetch, and one more sent after it settles for the four that arrived while it was on its way
+      // (a read arriving after a write returned may not get an answer read before it: ADR 0017).
+      { sent: 2, merged: 3 },
       uncached,
     );
-    for (const answer of answers) expect(answer.body.data.user.id).toBe(String(owner.id));
-    expect((await subgraphReads()) - served).toBe(5);
-    expect(await dedup('merged', uncached)).toBe(0);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.user).toEqual({
+        id: String(owner.id),
+        username: expect.any(String),
+        email: expect.stringContaining('@'),
+      });
+    }
+    expect((await subgraphReads()) - served).toBe(2);
   });
 });

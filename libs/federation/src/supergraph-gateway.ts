@@ -11,10 +11,11 @@ import { CLIENT_IP_HEADER, FACADE_CALL_HEADER, subgraphSecretHeaders, type Secre
 import { COMMIT_TIMEOUT_HEADER, DEADLINE_HEADER, DEFAULT_COMMIT_TIMEOUT_MS, Deadline } from '@platform/contracts';
 import { outcomeUnknown } from '@platform/errors';
 import { REQUEST_ID_HEADER, type Logger } from '@platform/logging';
-import { inFlightReads, isTimeout, metricsRecording } from '@platform/metrics';
+import { isTimeout } from '@platform/metrics';
 import { GraphQLHttpClient, UpstreamUnavailableError, type GraphQLHttpAnswer } from '@platform/service';
 import { takeReadDependencies, type GenerationSnapshot, type SubgraphReadCache } from '@platform/read-cache';
 import type { ResolvedCaller } from './credential-checks';
+import { InFlightReads } from './inflight-reads';
 import { countingQueryPlanCache } from './query-plan-cache';
 import type { WarmUpContext } from './warm-up';
 
@@ -68,50 +69,11 @@ export interface SupergraphGateway {
 
 type GatewayResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 
-/*
- * Deduplication of identical in-flight subgraph reads (SUBGRAPH_DEDUP): while one fetch of a query is on its way, an
- * identical one (same subgraph, same body, same identity-carrying headers) waits for it instead of sending its own.
- * Only queries: a mutation always runs once per caller. The key holds every header sent except the request id, so
- * two callers whose credentials differ (another token, scope, role, API key, client IP) never share an answer. Each
- * waiter gets its own copy of the answer: the gateway merges later fetches into the objects it received.
- */
-
 /** The fetch's operation is a query (`query ...` or the `{ ... }` shorthand), never a mutation or subscription. */
 const isQuery = (document: string): boolean => {
   const start = document.trimStart();
   return start.startsWith('query') || start.startsWith('{');
 };
-
-class InFlightReads<T> {
-  private readonly pending = new Map<string, Promise<T>>();
-
-  constructor(
-    /** The subgraph's name: the metrics label. */
-    private readonly upstream: string,
-    /** A deep copy of an answer, for every waiter but the one whose fetch it was. */
-    private readonly copy: (value: T) => T = structuredClone,
-  ) {}
-
-  /**
-   * Runs `fetch` unless an identical read (`key`) is in flight; then shares its outcome (a copy of it). Without a key
-   * (a read that may not be shared) it only counts the fetch as sent.
-   */
-  run(key: string | undefined, fetch: () => Promise<T>): Promise<T> {
-    if (key === undefined) {
-      if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'sent' });
-      return fetch();
-    }
-    const running = this.pending.get(key);
-    if (running) {
-      if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'merged' });
-      return running.then(this.copy);
-    }
-    if (metricsRecording()) inFlightReads.inc({ upstream: this.upstream, result: 'sent' });
-    const started = fetch().finally(() => this.pending.delete(key));
-    this.pending.set(key, started);
-    return started;
-  }
-}
 
 /** Headers that differ per request and grant nothing: the request id and the deadline (ADR 0020). */
 const PER_REQUEST_HEADERS = new Set([REQUEST_ID_HEADER, DEADLINE_HEADER, COMMIT_TIMEOUT_HEADER]);
@@ -203,13 +165,13 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     try {
       answer =
         this.inFlight && query
-          ? await this.inFlight.run(
-              // Only reads that read the same generation share a fetch: one that started before a write returned then
-              // has another generation. Without a generation (Redis down) nothing is shared, since a read that arrives
-              // after a write returned could otherwise join a fetch sent before it (ADR 0017).
-              cached && `${readKey(body, headers)}\ngeneration:${cached.generation}`,
-              fetch,
-            )
+          ? await (cached
+              ? // Reads of the same generation may share the fetch in flight: one that started before a write
+                // returned has another generation.
+                this.inFlight.run(`${readKey(body, headers)}\ngeneration:${cached.generation}`, fetch, 'shared')
+              : // Without a generation (the cache off, Redis unknown) a read arriving after a write returned could join
+                // a fetch sent before it: it may only join one sent after it arrived (ADR 0017).
+                this.inFlight.run(readKey(body, headers), fetch, 'ordered'))
           : query
             ? await fetch()
             : await this.mutate(body, headers, deadline);
@@ -285,9 +247,8 @@ export function createSupergraphGateway(options: SupergraphGatewayOptions): Supe
         headers: subgraphSecretHeaders(options.subgraphSecret),
       });
       clients.push(client);
-      // Sharing needs the read cache's generation (above), so without the cache there is nothing to deduplicate.
-      const inFlight =
-        options.dedupReads === false || !options.readCache ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
+      // With the read cache's generation reads share the fetch in flight, without it only the next fetch (above).
+      const inFlight = options.dedupReads === false ? undefined : new InFlightReads<GraphQLHttpAnswer>(name);
       const readCache = options.readCache && { cache: options.readCache, subgraph: name };
       const timing = {
         deadlineMs: options.subgraphTimeoutMs,
