@@ -13,6 +13,7 @@ import {
   type ReadPreference,
   type WriteConcern,
 } from 'mongodb';
+import { learnWriteTurns } from './write-turns';
 
 export interface MongoHandle {
   client: MongoClient;
@@ -127,6 +128,8 @@ export async function connectMongo(
   options.beforeConnect?.(client);
   await client.connect();
   const db = client.db(dbName);
+  // Whether its writes take turns (a server with one writer per database: write-turns.ts), known before any request.
+  await learnWriteTurns(db);
   if (options.production && !options.allowStandalone) {
     const problems = await checkTopology(db);
     if (problems.length > 0) {

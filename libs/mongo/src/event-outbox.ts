@@ -17,6 +17,8 @@
  */
 import type { Collection, Db, Document } from 'mongodb';
 import type { RecordedEvent } from '@platform/events';
+import { currentDeadline } from '@platform/contracts';
+import { databaseTurn } from './write-turns';
 
 export const EVENT_OUTBOX_COLLECTION = 'event_outbox';
 
@@ -96,12 +98,15 @@ export class EventOutbox {
       result !== null && result !== undefined && result !== false,
   ): Promise<R> {
     if (!pending) return write();
-    await this.entries.insertOne({
-      _id: pending.event.id,
-      event: pending.event,
-      check: pending.check,
-      recordedAt: new Date(),
-    });
+    // In this process's turn on the database, as the write it records (write-turns.ts).
+    await databaseTurn(this.db, currentDeadline(), () =>
+      this.entries.insertOne({
+        _id: pending.event.id,
+        event: pending.event,
+        check: pending.check,
+        recordedAt: new Date(),
+      }),
+    );
     let result: R;
     try {
       result = await write();

@@ -36,6 +36,7 @@ import { currentDeadline, type Deadline } from '@platform/contracts';
 import { AppError, outcomeUnknown } from '@platform/errors';
 import { isBusyError, isDuplicateKeyError, isWriteConcernError, writeMayHaveApplied } from './mongo-errors';
 import { backoffMs, MAX_BUSY_RETRIES, sleep } from './write-steps';
+import { databaseTurn, documentTurn } from './write-turns';
 import type { EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
 
 export const VERSION_CLAIMS_COLLECTION = 'version_claims';
@@ -103,6 +104,11 @@ export interface VersionedWrite<T extends Versioned, R> {
    */
   write: (from: number, current: T, bound: StepBound) => Promise<R | undefined>;
   /**
+   * What must happen under the claim before the write, once (a delete's cascade to other services): outside the
+   * process's turn on the database, which `write` takes.
+   */
+  prepare?: ((current: T) => Promise<void>) | undefined;
+  /**
    * What a document read after an unknown outcome settled shows: the write's result (it committed), `not-applied`
    * (for an update: still at `from`; for a delete: still there at `from`), or `unknown` (it cannot tell).
    */
@@ -139,7 +145,7 @@ class ClaimBook {
   private readonly claims: Collection<VersionClaim>;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly resource: string,
     private readonly id: number | string,
   ) {
@@ -164,7 +170,9 @@ class ClaimBook {
     };
     for (let busy = 0; ; busy += 1) {
       try {
-        await this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) });
+        await databaseTurn(this.db, deadline, () =>
+          this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) }),
+        );
         return { _id: claim._id, settledBy: claim.settledBy.getTime() };
       } catch (error) {
         if (isDuplicateKeyError(error)) return null;
@@ -216,9 +224,22 @@ class ClaimBook {
  */
 export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrite<T, R>): Promise<R | null> {
   const deadline = currentDeadline();
+  // The writers of one record in this process take turns (write-turns.ts): none loses the claim to a neighbour. One
+  // that waited reads the record again: what it read before may be a version the one before it replaced. Still waiting
+  // at the deadline: others kept the record busy (409).
+  return documentTurn(`${spec.db.databaseName}\0${spec.resource}\0${spec.id}`, deadline, beingChanged, (waited) =>
+    writeInTurn(spec, deadline, waited ? undefined : spec.current),
+  );
+}
+
+async function writeInTurn<T extends Versioned, R>(
+  spec: VersionedWrite<T, R>,
+  deadline: Deadline,
+  read: T | null | undefined,
+): Promise<R | null> {
   const book = new ClaimBook(spec.db, spec.resource, spec.id);
   const conditional = spec.expectedVersion !== null && spec.expectedVersion !== undefined;
-  let current = spec.current;
+  let current = read;
   /** The claim of `version` lost `times` times in a row; a holder seen alive until `heldUntil` is not looked up again. */
   let lost: { version: number; times: number; heldUntil: number } | undefined;
   for (let round = 0; ; round += 1) {
@@ -276,13 +297,23 @@ async function writeHolding<T extends Versioned, R>(
   current: T,
   deadline: Deadline,
 ): Promise<R | undefined> {
+  let prepared = spec.prepare === undefined;
   for (let busy = 0; ; busy += 1) {
     if (deadline.expired()) {
       await book.release(held);
       deadline.ensureTime();
     }
     try {
-      const written = await spec.write(from, current, { maxTimeMS: deadline.commitMs });
+      if (!prepared) {
+        await spec.prepare!(current);
+        prepared = true;
+        // The cascade may have taken a while: the write itself is a write step like any other.
+        deadline.ensureTime();
+      }
+      // In this process's turn on the database (on a server with one writer: write-turns.ts).
+      const written = await databaseTurn(spec.db, deadline, () =>
+        spec.write(from, current, { maxTimeMS: deadline.commitMs }),
+      );
       if (written === undefined) await book.release(held);
       return written;
     } catch (error) {
@@ -431,12 +462,9 @@ export async function deleteVersioned<T extends Versioned & { _id: number } & Do
         },
       }),
     },
-    write: async (from, current: T, bound) => {
-      await before?.(current);
-      // The cascade may have taken a while: the delete itself is a write step like any other.
-      currentDeadline().ensureTime();
-      return (await collection.findOneAndDelete(scopedAt<T>(id, scope, from), bound)) === null ? undefined : true;
-    },
+    prepare: before,
+    write: async (from, _current: T, bound) =>
+      (await collection.findOneAndDelete(scopedAt<T>(id, scope, from), bound)) === null ? undefined : true,
     settled: (from, after) => (after === null ? { committed: true } : versionOf(after) === from ? 'not-applied' : 'unknown'),
   });
   return deleted === true;

@@ -19,6 +19,8 @@ export interface RecordedCommand {
   db: string;
   /** The command document, with any document sequences (kind-1 sections) set under their identifiers. */
   body: Document;
+  /** When its last byte was sent (`performance.now()` of the recording process). */
+  sentAt?: number;
   /** Milliseconds from the command's last byte sent to its reply's arrival (set once the reply came). */
   ms?: number;
 }
@@ -86,7 +88,8 @@ export async function startMongoWireRecorder(targetUrl: string): Promise<MongoWi
         const command = parseOpMsg(pending.subarray(0, size));
         if (command) {
           commands.push(command);
-          waiting.set(pending.readInt32LE(4), { command, sentAt: performance.now() });
+          command.sentAt = performance.now();
+          waiting.set(pending.readInt32LE(4), { command, sentAt: command.sentAt });
         }
         pending = pending.subarray(size);
       }

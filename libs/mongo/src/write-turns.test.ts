@@ -1,0 +1,96 @@
+/**
+ * Turns for the writes of one process on the real FerretDB (write-turns.ts, ADR 0020 "Contention"), seen on the wire
+ * through the test kit's recorder: writers of one record in a process never race for its version claim (one claim
+ * insert and one write per update, none lost), and on a server with one writer per database the process sends its
+ * write steps there one at a time, in arrival order, each wait within the deadline.
+ */
+import { MongoClient, type Db } from 'mongodb';
+import { Deadline, withDeadline } from '@platform/contracts';
+import { AppError } from '@platform/errors';
+import { startMongoWireRecorder, testStack, unique, type MongoWireRecorder, type RecordedCommand } from '@platform/testing';
+import { updateVersioned, VERSION_CLAIMS_COLLECTION, versionOf } from './version-claims';
+import { databaseTurn } from './write-turns';
+
+interface Thing {
+  _id: number;
+  value: number;
+  version?: number;
+}
+
+const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify']);
+
+describe('write turns on a real server', () => {
+  let recorder: MongoWireRecorder;
+  let client: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    recorder = await startMongoWireRecorder(testStack().mongoUrl);
+    client = await MongoClient.connect(recorder.url);
+    db = client.db(`turns_${unique()}`);
+  });
+
+  afterAll(async () => {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+    await recorder.close();
+  });
+
+  const things = () => db.collection<Thing>('things');
+  const since = (first: number, name?: string, collection?: string): RecordedCommand[] =>
+    recorder.commands
+      .slice(first)
+      .filter((c) => c.db === db.databaseName && (!name || c.name === name) && (!collection || c.body[c.name] === collection));
+
+  it('when 16 writers update 4 records at once in one process, then each commits as its own version with one claim insert and one write, none lost', async () => {
+    await things().insertMany([1, 2, 3, 4].map((id) => ({ _id: id, value: 0 })));
+    const first = recorder.commands.length;
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, writer) =>
+        withDeadline(Deadline.in(20_000, 3_000), () =>
+          updateVersioned({ db, collection: things() }, (writer % 4) + 1, { value: writer }),
+        ),
+      ),
+    );
+    for (const id of [1, 2, 3, 4]) {
+      const versions = results.filter((doc) => doc!._id === id).map((doc) => versionOf(doc!));
+      expect(versions.sort()).toEqual([1, 2, 3, 4]);
+    }
+    // A lost claim would show as a further claim insert (and a read and a backoff before it).
+    expect(since(first, 'insert', VERSION_CLAIMS_COLLECTION)).toHaveLength(16);
+    expect(since(first, 'findAndModify', 'things')).toHaveLength(16);
+  });
+
+  it('when writes of one process meet on one database of a single-writer server, then they reach it one at a time in arrival order', async () => {
+    await things().insertMany([11, 12, 13, 14, 15, 16, 17, 18].map((id) => ({ _id: id, value: 0 })));
+    const first = recorder.commands.length;
+    await Promise.all(
+      [11, 12, 13, 14, 15, 16, 17, 18].map((id) =>
+        withDeadline(Deadline.in(20_000, 3_000), () => updateVersioned({ db, collection: things() }, id, { value: id })),
+      ),
+    );
+    const writes = since(first).filter((c) => WRITES.has(c.name));
+    expect(writes.length).toBe(16);
+    // No write was sent before the one before it was answered.
+    for (let i = 1; i < writes.length; i++) {
+      const before = writes[i - 1]!;
+      expect(writes[i]!.sentAt!).toBeGreaterThanOrEqual(before.sentAt! + before.ms!);
+    }
+  });
+
+  it('when the turn does not come before the deadline, then the waiting write is refused with 503 and Retry-After and sends nothing', async () => {
+    let release!: () => void;
+    const holding = databaseTurn(db, Deadline.in(20_000, 3_000), () => new Promise<void>((resolve) => (release = resolve)));
+    const first = recorder.commands.length;
+    const error = await withDeadline(Deadline.in(300, 3_000), () =>
+      updateVersioned({ db, collection: things() }, 1, { value: 99 }),
+    ).catch((e: unknown) => e);
+    release();
+    await holding;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('SERVICE_UNAVAILABLE');
+    expect((error as AppError).headers?.['retry-after']).toBeTruthy();
+    expect(since(first).filter((c) => WRITES.has(c.name))).toHaveLength(0);
+    expect((await things().findOne({ _id: 1 }))!.value).not.toBe(99);
+  });
+});
