@@ -263,8 +263,22 @@ async function writeInTurn<T extends Versioned, R>(
       }
     }
     deadline.ensureTime();
-    const held = attempt === null ? null : await book.claim(from, attempt, deadline);
-    if (!held) {
+    const read = current;
+    // The claim, the event's outbox entry and the write in one turn on the database (on a server with one writer:
+    // write-turns.ts), so a write queues once; with a cascade first (a delete's `prepare`, which may take seconds),
+    // each step takes its own turn and the cascade none.
+    const claimAndWrite = async () => {
+      const held = attempt === null ? null : await book.claim(from, attempt, deadline);
+      if (!held) return { held: false as const };
+      const holding = () => writeHolding(spec, book, held, from, read, deadline);
+      const event = spec.event;
+      const written = event
+        ? await event.outbox.around(event.pending(from, read), holding, (result) => result !== undefined)
+        : await holding();
+      return { held: true as const, written };
+    };
+    const outcome = spec.prepare ? await claimAndWrite() : await databaseTurn(spec.db, deadline, claimAndWrite);
+    if (!outcome.held) {
       if (conditional) throw preconditionFailed();
       lost =
         lost?.version === from
@@ -276,13 +290,7 @@ async function writeInTurn<T extends Versioned, R>(
       continue;
     }
 
-    const read = current;
-    const holding = () => writeHolding(spec, book, held, from, read, deadline);
-    const event = spec.event;
-    const written = event
-      ? await event.outbox.around(event.pending(from, read), holding, (result) => result !== undefined)
-      : await holding();
-    if (written !== undefined) return written;
+    if (outcome.written !== undefined) return outcome.written;
     // Matched nothing: the document moved, went away or left the writer's scope; read again (conditional: 412/404).
     current = undefined;
   }

@@ -61,7 +61,7 @@ describe('write turns on a real server', () => {
     expect(since(first, 'findAndModify', 'things')).toHaveLength(16);
   });
 
-  it('when writes of one process meet on one database of a single-writer server, then they reach it one at a time in arrival order', async () => {
+  it("when writes of one process meet on one database of a single-writer server, then they reach it one at a time, each update's claim and write in one turn", async () => {
     await things().insertMany([11, 12, 13, 14, 15, 16, 17, 18].map((id) => ({ _id: id, value: 0 })));
     const first = recorder.commands.length;
     await Promise.all(
@@ -75,6 +75,12 @@ describe('write turns on a real server', () => {
     for (let i = 1; i < writes.length; i++) {
       const before = writes[i - 1]!;
       expect(writes[i]!.sentAt!).toBeGreaterThanOrEqual(before.sentAt! + before.ms!);
+    }
+    // Each update took one turn for its claim and its write: the two follow each other, no other write between them.
+    for (let i = 0; i < writes.length; i += 2) {
+      const [claim, write] = [writes[i]!, writes[i + 1]!];
+      expect([claim.name, write.name]).toEqual(['insert', 'findAndModify']);
+      expect((claim.body['documents'] as Array<{ recordId: number }>)[0]!.recordId).toBe((write.body['query'] as { _id: number })._id);
     }
   });
 

@@ -6,15 +6,20 @@
  *   writers of one record race for its version claim; the loser backs off at random, reads again and claims again,
  *   each a database round trip, and under enough of them some lose until their deadline (409). Across replicas the claim
  *   still decides; within one, nobody loses a claim to a neighbour.
- * - **One database on a server with one writer (FerretDB v1: SQLite):** the write steps of this process take turns on
- *   the database (`databaseTurn`). SQLite lets one writer in and answers SQLITE_BUSY to the others, which back off at
- *   random and try again: the database's time goes to refusals and a writer can lose every round until its deadline.
- *   Queued here, each step runs when the one before finished. MongoDB takes concurrent writers itself: no turns there.
- *   The server is asked once per client (`buildInfo` names FerretDB).
+ * - **One database on a server with one writer (FerretDB v1: SQLite):** the writes of this process take turns on the
+ *   database (`databaseTurn`; a versioned write takes one turn for its claim, outbox entry and write). SQLite lets one
+ *   writer in and answers SQLITE_BUSY to the others, which back off at random and try again: the database's time goes
+ *   to refusals and a writer can lose every round until its deadline. Queued here, each write runs when the one before
+ *   finished. MongoDB takes concurrent writers itself: no turns there. The server is asked once per client, at connect
+ *   (`buildInfo` names FerretDB).
  *
- * On `async-mutex`: its Mutex queues waiters in arrival order, and `withTimeout` bounds a wait (a waiter
- * that gives up releases its turn at once if it comes later).
+ * Both serve the waiter whose deadline comes first (arrival order among equal ones), so a writer that waited for its
+ * record's turn is not queued again behind later arrivals on the database.
+ *
+ * On `async-mutex`: its Mutex queues waiters by priority, in arrival order within one, and `withTimeout` bounds a wait
+ * (a waiter that gives up releases its turn at once if it comes later).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { E_TIMEOUT, Mutex, withTimeout } from 'async-mutex';
 import type { Db, MongoClient } from 'mongodb';
 import { deadlineExceeded, type Deadline } from '@platform/contracts';
@@ -65,16 +70,26 @@ async function within<T>(
   deadline.ensureTime();
   const bounded = withTimeout(lock, Math.max(1, deadline.remainingMs()));
   try {
-    return await bounded.runExclusive(step);
+    // The earliest deadline goes first (ties in arrival order): a writer that already waited for a record's turn does
+    // not queue again behind writers that arrived after it.
+    return await bounded.runExclusive(step, -deadline.startBy);
   } catch (error) {
     if (error === E_TIMEOUT) throw onTimeout();
     throw error;
   }
 }
 
+/** A database turn the current flow holds (`active` until its step ended: work it left behind holds nothing). */
+interface HeldTurn {
+  gate: Mutex;
+  active: boolean;
+}
+const heldTurns = new AsyncLocalStorage<readonly HeldTurn[]>();
+
 /**
  * Runs `step` (one or more write steps on `db`) in this process's turn on the database when its server has one writer
- * per database; otherwise at once. A wait past the deadline throws the deadline's error: nothing was sent.
+ * per database; otherwise at once. A step inside a turn on the same database (a write of several steps taking one turn
+ * for all of them) runs at once. A wait past the deadline throws the deadline's error: nothing was sent.
  */
 export async function databaseTurn<T>(db: Db, deadline: Deadline, step: () => Promise<T>): Promise<T> {
   const turns = serverTurns(db);
@@ -84,8 +99,17 @@ export async function databaseTurn<T>(db: Db, deadline: Deadline, step: () => Pr
     gate = new Mutex();
     turns.databases.set(db.databaseName, gate);
   }
+  const outer = heldTurns.getStore() ?? [];
+  if (outer.some((turn) => turn.gate === gate && turn.active)) return step();
   // The deadline's own error: SERVICE_UNAVAILABLE with Retry-After, nothing was changed.
-  return within(gate, deadline, deadlineExceeded, step);
+  return within(gate, deadline, deadlineExceeded, async () => {
+    const turn: HeldTurn = { gate: gate!, active: true };
+    try {
+      return await heldTurns.run([...outer, turn], step);
+    } finally {
+      turn.active = false;
+    }
+  });
 }
 
 /** The records being written in this process: their turns, dropped when nobody waits. */
