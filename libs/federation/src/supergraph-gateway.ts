@@ -129,9 +129,11 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       deadline = ctx.deadline;
     }
     // The subgraph starts no write step after the deadline and bounds each by the commit timeout (ADR 0020); a read
-    // may write too (an API key's recorded use), so every fetch carries them.
+    // may write too (an API key's recorded use), so every fetch carries them, as they stand when it is sent (a read
+    // that waited for the next fetch sends it later than it arrived).
     deadline ??= Deadline.in(this.timing.deadlineMs, this.timing.commitMs);
-    Object.assign(headers, deadline.headers());
+    const due = deadline;
+    const sendable = (): Record<string, string> => ({ ...headers, ...due.headers() });
     const body = JSON.stringify({
       query: request.query,
       variables: request.variables,
@@ -155,7 +157,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
     // The request that reaches the subgraph keeps its answer (2xx, no errors) once, however many reads share it, under
     // what the subgraph says it read (taken out of the answer: the client never sees it).
     const fetch = async (): Promise<GraphQLHttpAnswer> => {
-      const sent = await this.client.post(body, headers);
+      const sent = await this.client.post(body, sendable());
       const dependencies = takeReadDependencies(sent.payload);
       if (cached && sent.status >= 200 && sent.status < 300 && !Array.isArray((sent.payload as { errors?: unknown }).errors))
         cached.keep(JSON.stringify(sent.payload), dependencies);
@@ -174,7 +176,7 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
                 this.inFlight.run(readKey(body, headers), fetch, 'ordered'))
           : query
             ? await fetch()
-            : await this.mutate(body, headers, deadline);
+            : await this.mutate(body, sendable(), deadline);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       // A mutation that may have reached the subgraph may be committing there: never a 503 inviting a retry.

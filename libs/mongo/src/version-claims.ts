@@ -36,7 +36,7 @@ import { currentDeadline, type Deadline } from '@platform/contracts';
 import { AppError, outcomeUnknown } from '@platform/errors';
 import { isBusyError, isDuplicateKeyError, isWriteConcernError, writeMayHaveApplied } from './mongo-errors';
 import { backoffMs, MAX_BUSY_RETRIES, sleep } from './write-steps';
-import { databaseTurn, documentTurn } from './write-turns';
+import { databaseTurn, documentTurn, leaveDatabaseTurn } from './write-turns';
 import type { EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
 
 export const VERSION_CLAIMS_COLLECTION = 'version_claims';
@@ -329,7 +329,11 @@ async function writeHolding<T extends Versioned, R>(
       // each bounded by the commit timeout: after that bound from now, the outcome is final.
       // Applied on the primary, majority unconfirmed: a read cannot tell whether it will stand.
       if (isWriteConcernError(error)) throw outcomeUnknown(error);
-      if (writeMayHaveApplied(error)) return settle(spec, Date.now() + deadline.commitMs, from, error);
+      if (writeMayHaveApplied(error)) {
+        // Waiting out the commit bound takes seconds and needs no turn: the other writers go on meanwhile.
+        leaveDatabaseTurn(spec.db);
+        return settle(spec, Date.now() + deadline.commitMs, from, error);
+      }
       if (isBusyError(error) && busy < MAX_BUSY_RETRIES) {
         await sleep(backoffMs(busy, deadline));
         continue;

@@ -4,11 +4,11 @@
  * insert and one write per update, none lost), and on a server with one writer per database the process sends its
  * write steps there one at a time, in arrival order, each wait within the deadline.
  */
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, MongoNetworkError, type Db } from 'mongodb';
 import { Deadline, withDeadline } from '@platform/contracts';
 import { AppError } from '@platform/errors';
 import { startMongoWireRecorder, testStack, unique, type MongoWireRecorder, type RecordedCommand } from '@platform/testing';
-import { updateVersioned, VERSION_CLAIMS_COLLECTION, versionOf } from './version-claims';
+import { updateVersioned, VERSION_CLAIMS_COLLECTION, versionOf, writeVersioned } from './version-claims';
 import { databaseTurn } from './write-turns';
 
 interface Thing {
@@ -82,6 +82,38 @@ describe('write turns on a real server', () => {
       expect([claim.name, write.name]).toEqual(['insert', 'findAndModify']);
       expect((claim.body['documents'] as Array<{ recordId: number }>)[0]!.recordId).toBe((write.body['query'] as { _id: number })._id);
     }
+  });
+
+  it("when a write's answer is lost, then it waits out its commit bound outside the turn: other writes of the process go on meanwhile", async () => {
+    await things().insertMany([21, 22].map((id) => ({ _id: id, value: 0 })));
+    const order: string[] = [];
+    // The write commits, then its answer is lost: the writer waits out the commit bound (1 s here) before reading.
+    const lost = withDeadline(Deadline.in(20_000, 1_000), () =>
+      writeVersioned<Thing, Thing>({
+        db,
+        resource: 'things',
+        id: 21,
+        expectedVersion: null,
+        read: (bound) => things().findOne({ _id: 21 }, bound),
+        write: async (from) => {
+          await things().updateOne({ _id: 21 }, { $set: { value: 21, version: from + 1 } });
+          setImmediate(() => order.push('answer lost'));
+          throw new MongoNetworkError('connection reset after the command was sent');
+        },
+        settled: (from, after) => (after && versionOf(after) > from ? { committed: after } : 'not-applied'),
+      }),
+    ).then((doc) => {
+      order.push('lost answer settled');
+      return doc;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const other = await withDeadline(Deadline.in(20_000, 1_000), () =>
+      updateVersioned({ db, collection: things() }, 22, { value: 22 }),
+    );
+    order.push('other written');
+    expect(other!.version).toBe(1);
+    expect((await lost)!.version).toBe(1);
+    expect(order).toEqual(['answer lost', 'other written', 'lost answer settled']);
   });
 
   it('when the turn does not come before the deadline, then the waiting write is refused with 503 and Retry-After and sends nothing', async () => {

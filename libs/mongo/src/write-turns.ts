@@ -60,29 +60,47 @@ export async function learnWriteTurns(db: Db): Promise<void> {
   await serverTurns(db).singleWriter;
 }
 
-/** Waits for `lock` until the deadline; `onTimeout` says what the caller is told when it passes first. */
+/**
+ * Waits for `lock` until the deadline (`onTimeout` says what the caller is told when it passes first, also when the
+ * turn came late: a timer may fire after its time under load), then runs `step`, which gets the means to leave its turn
+ * early (once; the end of the step leaves it too).
+ */
 async function within<T>(
   lock: Mutex,
   deadline: Deadline,
   onTimeout: () => Error,
-  step: () => Promise<T>,
+  step: (leave: () => void) => Promise<T>,
 ): Promise<T> {
   deadline.ensureTime();
   const bounded = withTimeout(lock, Math.max(1, deadline.remainingMs()));
+  let release: () => void;
   try {
     // The earliest deadline goes first (ties in arrival order): a writer that already waited for a record's turn does
     // not queue again behind writers that arrived after it.
-    return await bounded.runExclusive(step, -deadline.startBy);
+    release = await bounded.acquire(-deadline.startBy);
   } catch (error) {
     if (error === E_TIMEOUT) throw onTimeout();
     throw error;
   }
+  let left = false;
+  const leave = () => {
+    if (left) return;
+    left = true;
+    release();
+  };
+  try {
+    if (deadline.expired()) throw onTimeout();
+    return await step(leave);
+  } finally {
+    leave();
+  }
 }
 
-/** A database turn the current flow holds (`active` until its step ended: work it left behind holds nothing). */
+/** A database turn the current flow holds (`active` until its step ended or left it: work left behind holds nothing). */
 interface HeldTurn {
   gate: Mutex;
   active: boolean;
+  leave: () => void;
 }
 const heldTurns = new AsyncLocalStorage<readonly HeldTurn[]>();
 
@@ -102,14 +120,30 @@ export async function databaseTurn<T>(db: Db, deadline: Deadline, step: () => Pr
   const outer = heldTurns.getStore() ?? [];
   if (outer.some((turn) => turn.gate === gate && turn.active)) return step();
   // The deadline's own error: SERVICE_UNAVAILABLE with Retry-After, nothing was changed.
-  return within(gate, deadline, deadlineExceeded, async () => {
-    const turn: HeldTurn = { gate: gate!, active: true };
+  return within(gate, deadline, deadlineExceeded, async (leave) => {
+    const turn: HeldTurn = {
+      gate: gate!,
+      active: true,
+      leave: () => {
+        turn.active = false;
+        leave();
+      },
+    };
     try {
       return await heldTurns.run([...outer, turn], step);
     } finally {
       turn.active = false;
     }
   });
+}
+
+/**
+ * Leaves this flow's turn on `db` early, if it holds one: for what may take long and needs no turn (waiting out an
+ * unknown outcome's commit bound before the read that settles it). The rest of the flow's steps take no turn.
+ */
+export function leaveDatabaseTurn(db: Db): void {
+  const gate = servers.get(db.client)?.databases.get(db.databaseName);
+  for (const turn of heldTurns.getStore() ?? []) if (turn.gate === gate && turn.active) turn.leave();
 }
 
 /** The records being written in this process: their turns, dropped when nobody waits. */
