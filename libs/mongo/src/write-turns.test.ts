@@ -4,10 +4,10 @@
  * insert and one write per update, none lost), and on a server with one writer per database the process sends its
  * write steps there one at a time, in arrival order, each wait within the deadline.
  */
-import { MongoClient, MongoNetworkError, type Db } from 'mongodb';
+import { MongoNetworkError, type Db } from 'mongodb';
 import { Deadline, withDeadline } from '@platform/contracts';
 import { AppError } from '@platform/errors';
-import { startMongoWireRecorder, testStack, unique, type MongoWireRecorder, type RecordedCommand } from '@platform/testing';
+import { suiteDatabases, type RecordedCommand } from '@platform/testing';
 import { updateVersioned, VERSION_CLAIMS_COLLECTION, versionOf, writeVersioned } from './version-claims';
 import { databaseTurn } from './write-turns';
 
@@ -20,31 +20,22 @@ interface Thing {
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
 describe('write turns on a real server', () => {
-  let recorder: MongoWireRecorder;
-  let client: MongoClient;
+  const databases = suiteDatabases({ recordWire: true });
   let db: Db;
 
-  beforeAll(async () => {
-    recorder = await startMongoWireRecorder(testStack().mongoUrl);
-    client = await MongoClient.connect(recorder.url);
-    db = client.db(`turns_${unique()}`);
-  });
-
-  afterAll(async () => {
-    await db.dropDatabase().catch(() => undefined);
-    await client.close();
-    await recorder.close();
+  beforeAll(() => {
+    db = databases.fresh('turns_');
   });
 
   const things = () => db.collection<Thing>('things');
   const since = (first: number, name?: string, collection?: string): RecordedCommand[] =>
-    recorder.commands
+    databases.commands()
       .slice(first)
       .filter((c) => c.db === db.databaseName && (!name || c.name === name) && (!collection || c.body[c.name] === collection));
 
   it('when 16 writers update 4 records at once in one process, then each commits as its own version with one claim insert and one write, none lost', async () => {
     await things().insertMany([1, 2, 3, 4].map((id) => ({ _id: id, value: 0 })));
-    const first = recorder.commands.length;
+    const first = databases.commands().length;
     const results = await Promise.all(
       Array.from({ length: 16 }, (_, writer) =>
         withDeadline(Deadline.in(20_000, 3_000), () =>
@@ -63,7 +54,7 @@ describe('write turns on a real server', () => {
 
   it("when writes of one process meet on one database of a single-writer server, then they reach it one at a time, each update's claim and write in one turn", async () => {
     await things().insertMany([11, 12, 13, 14, 15, 16, 17, 18].map((id) => ({ _id: id, value: 0 })));
-    const first = recorder.commands.length;
+    const first = databases.commands().length;
     await Promise.all(
       [11, 12, 13, 14, 15, 16, 17, 18].map((id) =>
         withDeadline(Deadline.in(20_000, 3_000), () => updateVersioned({ db, collection: things() }, id, { value: id })),
@@ -119,7 +110,7 @@ describe('write turns on a real server', () => {
   it('when the turn does not come before the deadline, then the waiting write is refused with 503 and Retry-After and sends nothing', async () => {
     let release!: () => void;
     const holding = databaseTurn(db, Deadline.in(20_000, 3_000), () => new Promise<void>((resolve) => (release = resolve)));
-    const first = recorder.commands.length;
+    const first = databases.commands().length;
     const error = await withDeadline(Deadline.in(300, 3_000), () =>
       updateVersioned({ db, collection: things() }, 1, { value: 99 }),
     ).catch((e: unknown) => e);

@@ -4,25 +4,16 @@
  * collection keeps every try), and the readers see each try with its outcome. The processes' commands are recorded on
  * the wire, so what is checked is what is sent.
  */
-import { MongoClient, type Db } from 'mongodb';
-import { startMongoWireRecorder, testStack, unique, type MongoWireRecorder } from '@platform/testing';
+import type { Db } from 'mongodb';
+import { suiteDatabases, unique } from '@platform/testing';
 import { ATTEMPTS_COLLECTION, DeliveryStore, newDelivery } from './delivery-store';
 
 describe('the attempt log', () => {
-  let recorder: MongoWireRecorder;
-  let client: MongoClient;
+  const databases = suiteDatabases({ recordWire: true });
   let db: Db;
 
-  beforeAll(async () => {
-    recorder = await startMongoWireRecorder(testStack().mongoUrl);
-    client = await MongoClient.connect(recorder.url);
-    db = client.db(`attempt_log_${unique()}`);
-  });
-
-  afterAll(async () => {
-    await db.dropDatabase();
-    await client.close();
-    await recorder.close();
+  beforeAll(() => {
+    db = databases.fresh('attempt_log_');
   });
 
   const delivery = () =>
@@ -34,13 +25,13 @@ describe('the attempt log', () => {
   it('when a try is claimed and finished, then both are inserts and the log shows the try with its outcome', async () => {
     const store = new DeliveryStore(db);
     const one = delivery();
-    const first = recorder.commands.length;
+    const first = databases.commands().length;
     expect(await store.claimAttempt(one, 1)).toBe(true);
     await store.finishAttempt(one, 1, { statusCode: 503, durationMs: 12, error: null });
     expect(await store.claimAttempt(one, 2)).toBe(true);
     await store.finishAttempt(one, 2, { statusCode: 200, durationMs: 8, error: null });
 
-    const writes = recorder.commands
+    const writes = databases.commands()
       .slice(first)
       .filter((c) => c.body[c.name] === ATTEMPTS_COLLECTION && c.name !== 'find');
     expect(writes.map((c) => c.name)).toEqual(['insert', 'insert', 'insert', 'insert']);
