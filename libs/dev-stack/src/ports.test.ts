@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { freePort } from './ports';
+import { freePort, portRange } from './ports';
 
 const ephemeralStart = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
 
@@ -20,6 +20,24 @@ describe('freePort', () => {
         server.listen(port, '127.0.0.1', resolve);
       });
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('freePort across a system and across jest workers', () => {
+  it('when a system asks for many ports before any process binds one, then no port is handed out twice', async () => {
+    const ports = new Set<number>();
+    for (let i = 0; i < 600; i += 1) ports.add(await freePort());
+    expect(ports.size).toBe(600);
+  });
+
+  it('when two jest workers choose ports, then their ranges do not overlap and stay below the ephemeral range', () => {
+    const ranges = ['1', '2', '3', '4', '5', '6', '7', '8'].map((id) => portRange(id));
+    for (const [i, a] of ranges.entries()) {
+      expect(a.low).toBeGreaterThanOrEqual(20_000);
+      expect(a.high).toBeLessThan(ephemeralStart);
+      expect(a.high - a.low).toBeGreaterThan(500);
+      for (const b of ranges.slice(i + 1)) expect(a.high < b.low || b.high < a.low).toBe(true);
     }
   });
 });

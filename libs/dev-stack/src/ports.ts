@@ -6,17 +6,47 @@ import { createServer, connect } from 'node:net';
  * A loopback port nothing listens on, for a process about to be started. Chosen below the kernel's ephemeral range
  * (`ip_local_port_range`, where every outgoing connection takes its local port): a port the kernel handed out from
  * that range (`listen(0)`) could be taken by some client's connection before the process binds it, which made a
- * process of a busy test run exit with EADDRINUSE now and then. Random within 20000 up to the range's start, tried by
- * binding it; the kernel's own choice where the range leaves no room below it.
+ * process of a busy test run exit with EADDRINUSE now and then.
+ *
+ * A chosen port stays free only until someone binds it, and a system asks for a dozen before its first process
+ * listens. So one process never hands out a port twice (it walks its range from a random start), and each jest
+ * worker walks a slice of the range of its own (`JEST_WORKER_ID`), so two workers starting systems at the same time
+ * cannot pick the same port either. Each port is tried by binding it; the kernel's own choice where the range leaves
+ * no room below it.
  */
 export async function freePort(): Promise<number> {
-  const low = 20_000;
-  const high = ephemeralStart() - 1;
-  for (let attempt = 0; high > low && attempt < 50; attempt += 1) {
-    const port = low + Math.floor(Math.random() * (high - low + 1));
+  const range = portRange(process.env['JEST_WORKER_ID']);
+  if (range.high - range.low < 50) return listenAny();
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = nextPort(range);
     if (await canListen(port)) return port;
   }
   return listenAny();
+}
+
+const WORKER_SLICES = 8;
+
+/** The ports this process hands out: below the ephemeral range; a jest worker's slice of it when it is one. */
+export function portRange(workerId: string | undefined): { low: number; high: number } {
+  const low = 20_000;
+  const high = ephemeralStart() - 1;
+  const worker = Number(workerId);
+  if (!Number.isInteger(worker) || worker < 1) return { low, high };
+  const size = Math.floor((high - low + 1) / WORKER_SLICES);
+  const slice = (worker - 1) % WORKER_SLICES;
+  return { low: low + slice * size, high: low + (slice + 1) * size - 1 };
+}
+
+let cursor: number | undefined;
+
+function nextPort(range: { low: number; high: number }): number {
+  const size = range.high - range.low + 1;
+  if (cursor === undefined || cursor < range.low || cursor > range.high) {
+    cursor = range.low + Math.floor(Math.random() * size);
+  }
+  const port = cursor;
+  cursor = cursor === range.high ? range.low : cursor + 1;
+  return port;
 }
 
 function ephemeralStart(): number {
