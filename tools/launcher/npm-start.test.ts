@@ -126,6 +126,7 @@ const SETTINGS: Record<string, string> = {
   WEBHOOK_EGRESS: 'loopback',
   WEBHOOK_CONCURRENCY: '4',
   WEBHOOK_SWEEP_INTERVAL_MS: '5000',
+  WEBHOOK_OWNER_CACHE_TTL_MS: '0',
 };
 const SET_BY_LAUNCHER = [
   'PORT',

@@ -32,6 +32,11 @@ const schema = commonEnvironment.extend({
         return false;
       }
     }, 'a comma-separated list of positive numbers of seconds'),
+  /**
+   * The oldest a webhook owner's account, kept under the users' generations, may serve a try (it bounds only a write
+   * whose generation bump could not reach Redis, as TOKEN_STATUS_CACHE_TTL_MS does for tokens); 0: every try asks.
+   */
+  WEBHOOK_OWNER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
   /** The longest one attempt may take, connecting included. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The most of an endpoint's answer read (the rest is dropped; nothing of it is kept). */

@@ -10,6 +10,7 @@ import { isProduction, queueConnection } from '@platform/config';
 import { SecretBox } from '@platform/events';
 import { createLogger } from '@platform/logging';
 import { connectMongo, EventRelay, monitorMongo } from '@platform/mongo';
+import { RedisGenerations } from '@platform/read-cache';
 import { runService } from '@platform/service';
 import {
   DELIVERY_QUEUE,
@@ -61,6 +62,15 @@ const start = async () => {
     usersUrl: env.USERS_SUBGRAPH_URL,
     jwtSecret: env.jwtSecret,
     subgraphSecret: env.subgraphSecret,
+    // The owners' accounts kept under the users' generations, on the platform's one Redis (the queue's).
+    generations: new RedisGenerations({
+      redisUrl: env.REDIS_URL,
+      commandTimeoutMs: 500,
+      logger,
+      purpose: 'webhook owners',
+      fallback: "each try asks the users subgraph for its owner's account",
+    }),
+    ttlMs: env.WEBHOOK_OWNER_CACHE_TTL_MS,
   });
   const processor = new DeliveryProcessor({
     logger,

@@ -10,15 +10,14 @@
 import { GraphQLError } from 'graphql';
 import type { AccessTokenClaims } from '@platform/auth';
 import { credentialChecks, metricsRecording } from '@platform/metrics';
-import { entityGeneration, flushGeneration, type GenerationSnapshot, type RedisGenerations } from '@platform/read-cache';
+import { ACCOUNTS, accountGenerations, type GenerationSnapshot, type RedisGenerations } from '@platform/read-cache';
 import type { AuthSubgraphClient } from './api-key-exchange';
 import { KeptVerdicts } from './kept-verdicts';
 
 const ACCOUNT_STATUS =
   'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive passwordVersion tokensValidAfter } }';
 
-/** Where accounts live: the users subgraph's `users` collection (apps/users user-repository.ts USERS_COLLECTION). */
-export const ACCOUNTS = { subgraph: 'users', collection: 'users' } as const;
+export { ACCOUNTS, accountGenerations };
 
 interface AccountStatusData {
   _accountStatus: {
@@ -43,12 +42,6 @@ export interface AccessTokenStatusOptions {
 
 export const invalidTokenError = () =>
   new GraphQLError('Invalid token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-
-/** The generations an account's state depends on: the users subgraph's flush one and the account document's. */
-export const accountGenerations = (userId: number): string[] => [
-  flushGeneration(ACCOUNTS.subgraph),
-  entityGeneration(ACCOUNTS.subgraph, ACCOUNTS.collection, String(userId)),
-];
 
 export class AccessTokenStatus {
   private readonly accounts: KeptVerdicts<{ account: Account }>;

@@ -217,7 +217,7 @@ export const webhooksDisabled = new Counter({
 });
 export const credentialChecks = new Counter({
   name: 'credential_checks_total',
-  help: "Checks of a request's credential, by check (token: a JWT's signature and claims; account_status: the account behind a user's token; api_key: a key's verdict) and result (hit: answered from memory, still current; miss: asked; refused: invalid). One of each per request and process: a second is a second verification.",
+  help: "Checks of a request's credential, by check (token: a JWT's signature and claims; account_status: the account behind a user's token; api_key: a key's verdict; webhook_owner: the delivery worker's check of a webhook owner's account at each try) and result (hit: answered from memory, still current; miss: asked; refused: invalid). One of each per request and process: a second is a second verification.",
   labelNames: ['check', 'result'] as const,
   registers,
 });

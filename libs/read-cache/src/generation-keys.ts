@@ -32,6 +32,19 @@ export const collectionGeneration = (subgraph: string, collection: string): stri
 export const entityGeneration = (subgraph: string, collection: string, id: string): string =>
   `${PREFIX}e:${subgraph}:${collection}:${id}`;
 
+/** Where accounts live: the users subgraph's `users` collection (apps/users user-repository.ts USERS_COLLECTION). */
+export const ACCOUNTS = { subgraph: 'users', collection: 'users' } as const;
+
+/**
+ * The generations an account's state (active, role, password version) depends on: the users subgraph's flush one and
+ * the account document's. What every check of an account reads: the account behind a token, an API key's owner, a
+ * webhook's owner at delivery.
+ */
+export const accountGenerations = (userId: number): string[] => [
+  flushGeneration(ACCOUNTS.subgraph),
+  entityGeneration(ACCOUNTS.subgraph, ACCOUNTS.collection, String(userId)),
+];
+
 export const legacyGeneration = (subgraph: string): string => `${LEGACY_PREFIX}${subgraph}`;
 
 /**

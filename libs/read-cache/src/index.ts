@@ -22,4 +22,6 @@ export {
   takeReadDependencies,
   READ_DEPENDENCIES_EXTENSION,
   type ReadDependencies,
+  ACCOUNTS,
+  accountGenerations,
 } from './generation-keys';
