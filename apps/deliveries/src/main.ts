@@ -63,13 +63,16 @@ const start = async () => {
     jwtSecret: env.jwtSecret,
     subgraphSecret: env.subgraphSecret,
     // The owners' accounts kept under the users' generations, on the platform's one Redis (the queue's).
-    generations: new RedisGenerations({
-      redisUrl: env.REDIS_URL,
-      commandTimeoutMs: 500,
-      logger,
-      purpose: 'webhook owners',
-      fallback: "each try asks the users subgraph for its owner's account",
-    }),
+    generations:
+      env.WEBHOOK_OWNER_CACHE_TTL_MS > 0
+        ? new RedisGenerations({
+            redisUrl: env.REDIS_URL,
+            commandTimeoutMs: 500,
+            logger,
+            purpose: 'webhook owners',
+            fallback: "each try asks the users subgraph for its owner's account",
+          })
+        : undefined,
     ttlMs: env.WEBHOOK_OWNER_CACHE_TTL_MS,
   });
   const processor = new DeliveryProcessor({

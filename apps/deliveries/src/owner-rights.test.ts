@@ -33,7 +33,10 @@ const rights = async (ttlMs?: number): Promise<OwnerRights> => {
     fallback: 'ask',
   });
   for (let waited = 0; !generations.settled; waited += 20) {
-    if (waited > 5_000) throw new Error('Redis not ready');
+    if (waited > 5_000) {
+      await generations.close();
+      throw new Error('Redis not ready');
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return usersOwnerRights({

@@ -82,8 +82,11 @@ export function usersOwnerRights(options: {
       };
     },
     close: async () => {
-      await client.close();
-      await options.generations?.close(); // the caller hands its connection over
+      try {
+        await client.close();
+      } finally {
+        await options.generations?.close(); // the caller hands its connection over
+      }
     },
   };
 }

@@ -32,11 +32,11 @@ describe('freePort across a system and across jest workers', () => {
   });
 
   it('when two jest workers choose ports, then their ranges do not overlap and stay below the ephemeral range', () => {
-    const ranges = ['1', '2', '3', '4', '5', '6', '7', '8'].map((id) => portRange(id));
+    const ranges = Array.from({ length: 16 }, (_, i) => portRange(String(i + 1)));
     for (const [i, a] of ranges.entries()) {
       expect(a.low).toBeGreaterThanOrEqual(20_000);
       expect(a.high).toBeLessThan(ephemeralStart);
-      expect(a.high - a.low).toBeGreaterThan(500);
+      expect(a.high - a.low).toBeGreaterThan(400);
       for (const b of ranges.slice(i + 1)) expect(a.high < b.low || b.high < a.low).toBe(true);
     }
   });

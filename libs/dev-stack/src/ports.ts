@@ -9,9 +9,10 @@ import { createServer, connect } from 'node:net';
  * process of a busy test run exit with EADDRINUSE now and then.
  *
  * A chosen port stays free only until someone binds it, and a system asks for a dozen before its first process
- * listens. So one process never hands out a port twice (it walks its range from a random start), and each jest
- * worker walks a slice of the range of its own (`JEST_WORKER_ID`), so two workers starting systems at the same time
- * cannot pick the same port either. Each port is tried by binding it; the kernel's own choice where the range leaves
+ * listens. So one module instance (a process; in jest, a test file) hands out no port twice until it has walked its
+ * whole range from a random start, and each jest worker walks a slice of the range of its own (`JEST_WORKER_ID`, 16
+ * slices: more workers than that share them), so two workers starting systems at the same time cannot pick the same
+ * port either. Each port is tried by binding it; the kernel's own choice where the range leaves
  * no room below it.
  */
 export async function freePort(): Promise<number> {
@@ -24,7 +25,7 @@ export async function freePort(): Promise<number> {
   return listenAny();
 }
 
-const WORKER_SLICES = 8;
+const WORKER_SLICES = 16;
 
 /** The ports this process hands out: below the ephemeral range; a jest worker's slice of it when it is one. */
 export function portRange(workerId: string | undefined): { low: number; high: number } {
