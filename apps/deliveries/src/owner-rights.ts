@@ -13,7 +13,7 @@
 import { scopesForRole, type Role, type Secrets } from '@platform/auth';
 import type { EventReader } from '@platform/events';
 import { credentialChecks, metricsRecording } from '@platform/metrics';
-import { accountGenerations, GenerationCache, GenerationReader, type RedisGenerations } from '@platform/read-cache';
+import { accountGenerations, GenerationReader, KeptAnswers, type RedisGenerations } from '@platform/read-cache';
 import { InternalGraphQLClient } from '@platform/service';
 
 const ACCOUNT_STATUS =
@@ -48,34 +48,34 @@ export function usersOwnerRights(options: {
     subgraphSecret: options.subgraphSecret,
     upstream: 'users',
   });
-  const ttlMs = options.ttlMs ?? 2_000;
-  const reader = options.generations && ttlMs > 0 ? new GenerationReader(options.generations) : undefined;
-  const kept =
-    options.generations && reader
-      ? new GenerationCache<{ status: AccountStatus }>(options.generations, { max: 10_000, ttlMs })
-      : undefined;
-  const ask = async (ownerId: number): Promise<{ status: AccountStatus }> => {
-    const { _accountStatus: status } = await client.request<{ _accountStatus: AccountStatus }>(ACCOUNT_STATUS, {
-      id: String(ownerId),
-    });
-    return { status };
-  };
-  const statusOf = async (ownerId: number): Promise<{ status: AccountStatus; hit: boolean }> => {
-    if (!kept || !reader) return { ...(await ask(ownerId)), hit: false };
-    const keys = accountGenerations(ownerId);
-    const found = await kept.lookup(String(ownerId), reader.snapshot(), keys);
-    if (found.kind === 'hit') return { ...found.value, hit: true };
-    const asked = await ask(ownerId);
-    if (found.kind === 'miss') found.keep(asked, keys);
-    return { ...asked, hit: false };
-  };
+  // The account behind a bearer token is kept the same way (libs/federation access-token-status.ts).
+  const kept = new KeptAnswers<{ status: AccountStatus }>({
+    generations: options.generations,
+    ttlMs: options.ttlMs ?? 2_000,
+    maxEntries: 10_000,
+  });
+  const reader = options.generations && kept.keeping ? new GenerationReader(options.generations) : undefined;
   return {
     async ownerOf(ownerId) {
-      const { status, hit } = await statusOf(ownerId);
-      const active = status !== null && status.isActive;
+      const keys = accountGenerations(ownerId);
+      const {
+        value: { status },
+        hit,
+      } = await kept.get(
+        String(ownerId),
+        reader?.snapshot(),
+        { required: keys },
+        async () => {
+          const data = await client.request<{ _accountStatus: AccountStatus }>(ACCOUNT_STATUS, {
+            id: String(ownerId),
+          });
+          return { status: data._accountStatus };
+        },
+        () => keys,
+      );
       if (metricsRecording())
-        credentialChecks.inc({ check: 'webhook_owner', result: active ? (hit ? 'hit' : 'miss') : 'refused' });
-      if (!status || !status.isActive) return null;
+        credentialChecks.inc({ check: 'webhook_owner', result: !status?.isActive ? 'refused' : hit ? 'hit' : 'miss' });
+      if (!status?.isActive) return null;
       return {
         reader: { kind: 'user', userId: ownerId, role: status.role, scopes: scopesForRole(status.role) },
         activeSince: status.activeSince === null ? null : new Date(status.activeSince),

@@ -10,14 +10,12 @@
 import { GraphQLError } from 'graphql';
 import type { AccessTokenClaims } from '@platform/auth';
 import { credentialChecks, metricsRecording } from '@platform/metrics';
-import { ACCOUNTS, accountGenerations, type GenerationSnapshot, type RedisGenerations } from '@platform/read-cache';
+import { accountGenerations, KeptAnswers, type GenerationSnapshot, type RedisGenerations } from '@platform/read-cache';
 import type { AuthSubgraphClient } from './api-key-exchange';
-import { KeptVerdicts } from './kept-verdicts';
+import { askedAsOperation } from './kept-verdicts';
 
 const ACCOUNT_STATUS =
   'query AccountStatus($id: ID!) { _accountStatus(id: $id) { role isActive passwordVersion tokensValidAfter } }';
-
-export { ACCOUNTS, accountGenerations };
 
 interface AccountStatusData {
   _accountStatus: {
@@ -44,10 +42,10 @@ export const invalidTokenError = () =>
   new GraphQLError('Invalid token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
 export class AccessTokenStatus {
-  private readonly accounts: KeptVerdicts<{ account: Account }>;
+  private readonly accounts: KeptAnswers<{ account: Account }>;
 
   constructor(private readonly options: AccessTokenStatusOptions) {
-    this.accounts = new KeptVerdicts({
+    this.accounts = new KeptAnswers({
       generations: options.generations,
       ttlMs: options.cacheTtlMs ?? 2_000,
       maxEntries: options.cacheMaxEntries ?? 10_000,
@@ -67,14 +65,15 @@ export class AccessTokenStatus {
     if (claims.kind !== 'user' || claims.uid === null) return;
     const userId = claims.uid;
     const keys = accountGenerations(userId);
-    const { verdict, hit } = await this.accounts.get(
+    const { value: verdict, hit } = await this.accounts.get(
       String(userId),
       snapshot,
       { required: keys },
-      async () => {
-        const data = await this.options.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
-        return { account: data._accountStatus };
-      },
+      () =>
+        askedAsOperation(async () => {
+          const data = await this.options.users.request<AccountStatusData>(ACCOUNT_STATUS, { id: String(userId) }, requestId);
+          return { account: data._accountStatus };
+        }),
       () => keys,
     );
     const allowed = allows(verdict.account, claims);

@@ -10,8 +10,8 @@ import { GraphQLError } from 'graphql';
 import { digestSecret, signAccessToken, ROLES, type AccessTokenClaims, type Role, type Secrets } from '@platform/auth';
 import { credentialChecks, metricsRecording } from '@platform/metrics';
 import * as readCache from '@platform/read-cache';
-import { ACCOUNTS, accountGenerations } from './access-token-status';
-import { KeptVerdicts } from './kept-verdicts';
+import { ACCOUNTS, accountGenerations } from '@platform/read-cache';
+import { askedAsOperation } from './kept-verdicts';
 
 const VERIFY_API_KEY =
   'query VerifyApiKey($key: String!) { _verifyApiKey(key: $key) { keyId userId username role scopes } }';
@@ -90,12 +90,12 @@ function verdictGenerations(key: ExchangedKey | null): string[] {
 }
 
 export class ApiKeyExchange {
-  private readonly verdicts: KeptVerdicts<Verdict>;
+  private readonly verdicts: readCache.KeptAnswers<Verdict>;
   /** Lifetime of the forwarded JWT: longer than one request, minted again at half of it (mint). */
   private readonly tokenTtlSeconds = 60;
 
   constructor(private readonly options: ApiKeyExchangeOptions) {
-    this.verdicts = new KeptVerdicts({
+    this.verdicts = new readCache.KeptAnswers({
       generations: options.generations,
       ttlMs: options.cacheTtlMs ?? 10_000,
       maxEntries: options.cacheMaxEntries ?? 10_000,
@@ -111,11 +111,11 @@ export class ApiKeyExchange {
   async exchange(apiKey: string, requestId: string, snapshot: readCache.GenerationSnapshot | undefined): Promise<ExchangedKey> {
     // Kept the first time under the collections' generations (the key and its owner were not known before the call),
     // then under the key's and the owner's own.
-    const { verdict, hit } = await this.verdicts.get(
+    const { value: verdict, hit } = await this.verdicts.get(
       digestSecret(apiKey),
       snapshot,
       { required: [], coarse: UNKNOWN_KEY_GENERATIONS },
-      () => this.verify(apiKey, requestId),
+      () => askedAsOperation(() => this.verify(apiKey, requestId)),
       (kept) => verdictGenerations(kept.key),
     );
     if (metricsRecording())

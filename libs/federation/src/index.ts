@@ -25,8 +25,6 @@ export {
 } from './warm-up';
 export {
   AccessTokenStatus,
-  ACCOUNTS,
-  accountGenerations,
   invalidTokenError,
   type AccessTokenStatusOptions,
 } from './access-token-status';

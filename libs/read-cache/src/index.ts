@@ -13,6 +13,7 @@ export { createSubgraphWrites, type SubgraphWrites, type WrittenData } from './s
 export { RedisGenerations, type GenerationsOptions } from './redis-generations';
 export { GenerationReader, GenerationSnapshot } from './generation-snapshot';
 export { GenerationCache, type GenerationCacheOptions, type GenerationLookup } from './generation-cache';
+export { KeptAnswers, type KeptAnswersOptions } from './kept-answers';
 export {
   anyGeneration,
   collectionGeneration,
