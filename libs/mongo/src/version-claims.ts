@@ -262,6 +262,8 @@ async function writeInTurn<T extends Versioned, R>(
         lost.heldUntil = next.heldUntil;
       }
     }
+    // Others kept the record busy (a lost claim) and the time ran out meanwhile: 409, as above; nothing was sent.
+    if (lost && deadline.expired()) throw beingChanged();
     deadline.ensureTime();
     const read = current;
     // The claim, the event's outbox entry and the write in one turn on the database (on a server with one writer:
@@ -277,7 +279,10 @@ async function writeInTurn<T extends Versioned, R>(
         : await holding();
       return { held: true as const, written };
     };
-    const outcome = spec.prepare ? await claimAndWrite() : await databaseTurn(spec.db, deadline, claimAndWrite);
+    // A turn that does not come in time after a lost claim: the same 409 (others kept the record busy).
+    const outcome = spec.prepare
+      ? await claimAndWrite()
+      : await databaseTurn(spec.db, deadline, claimAndWrite, lost ? beingChanged : undefined);
     if (!outcome.held) {
       if (conditional) throw preconditionFailed();
       lost =

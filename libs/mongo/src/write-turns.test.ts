@@ -122,4 +122,34 @@ describe('write turns on a real server', () => {
     expect(since(first).filter((c) => WRITES.has(c.name))).toHaveLength(0);
     expect((await things().findOne({ _id: 1 }))!.value).not.toBe(99);
   });
+  it('when a write lost its claim to a holder and then its turn does not come before the deadline, then 409 with Retry-After (others kept the record busy), nothing sent', async () => {
+    await things().insertOne({ _id: 31, value: 0 });
+    const now = Date.now();
+    await db.collection(VERSION_CLAIMS_COLLECTION).insertOne({
+      _id: 'things:31:v0' as never,
+      resource: 'things',
+      recordId: 31,
+      version: 0,
+      attempt: 0,
+      claimedAt: new Date(now),
+      settledBy: new Date(now + 30_000),
+      expiresAt: new Date(now + 3_600_000),
+    });
+    const first = databases.commands().length;
+    const writing = withDeadline(Deadline.in(700, 3_000), () =>
+      updateVersioned({ db, collection: things() }, 31, { value: 99 }),
+    ).catch((e: unknown) => e);
+    // Once the claim was lost (the writer backs off), another flow of the process holds the database's turn.
+    for (let waited = 0; !since(first, 'insert', VERSION_CLAIMS_COLLECTION).length && waited < 500; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    let release!: () => void;
+    const holding = databaseTurn(db, Deadline.in(20_000, 3_000), () => new Promise<void>((resolve) => (release = resolve)));
+    const error = await writing;
+    release();
+    await holding;
+    expect((error as AppError).code).toBe('CONFLICT');
+    expect((error as AppError).headers?.['retry-after']).toBe('1');
+    expect(since(first).filter((c) => c.name === 'findAndModify' || c.name === 'update')).toHaveLength(0);
+    expect((await things().findOne({ _id: 31 }))!.value).toBe(0);
+  });
 });

@@ -109,7 +109,12 @@ const heldTurns = new AsyncLocalStorage<readonly HeldTurn[]>();
  * per database; otherwise at once. A step inside a turn on the same database (a write of several steps taking one turn
  * for all of them) runs at once. A wait past the deadline throws the deadline's error: nothing was sent.
  */
-export async function databaseTurn<T>(db: Db, deadline: Deadline, step: () => Promise<T>): Promise<T> {
+export async function databaseTurn<T>(
+  db: Db,
+  deadline: Deadline,
+  step: () => Promise<T>,
+  refusal: () => Error = deadlineExceeded,
+): Promise<T> {
   const turns = serverTurns(db);
   if (!(await turns.singleWriter)) return step();
   let gate = turns.databases.get(db.databaseName);
@@ -119,8 +124,8 @@ export async function databaseTurn<T>(db: Db, deadline: Deadline, step: () => Pr
   }
   const outer = heldTurns.getStore() ?? [];
   if (outer.some((turn) => turn.gate === gate && turn.active)) return step();
-  // The deadline's own error: SERVICE_UNAVAILABLE with Retry-After, nothing was changed.
-  return within(gate, deadline, deadlineExceeded, async (leave) => {
+  // By default the deadline's own error: SERVICE_UNAVAILABLE with Retry-After, nothing was changed.
+  return within(gate, deadline, refusal, async (leave) => {
     const turn: HeldTurn = {
       gate: gate!,
       active: true,
