@@ -4,8 +4,9 @@
  * the exactness rules allow (ADR 0020). A create is its insert (ids come from a block claimed at once) and the check
  * that its account was not deleted meanwhile (ADR 0019); an update or delete of a versioned record is one read (the
  * caller's authorisation and the version), the claim's insert and the bounded write, with no second read and no claim
- * deleted afterwards. Each write also inserts its event's outbox entry before the write (ADR 0023; the entry is dropped
- * after the answer, by the relay). ADR 0020 lists them against the code before.
+ * deleted on the write's path. Each write records its event before the write (ADR 0023): a create inserts its outbox
+ * entry, an update or delete carries the event in its claim's insert (one insert, not two); the relay drops both after
+ * the answer. ADR 0020 lists them against the code before.
  */
 import { DEVELOPMENT_MODE, http, stackSubgraphSecret, suiteApps } from '@platform/testing';
 import { member, stack, unique, type Member } from './test/resources-support';
@@ -48,19 +49,19 @@ describe('round trips of a write', () => {
     expect(commands).toEqual({ insert: 2, find: 1 });
   });
 
-  it('when an item is updated (with or without If-Match) and deleted, then one read, the claim, the outbox entry and the write each', async () => {
+  it('when an item is updated (with or without If-Match) and deleted, then one read, the claim carrying the event and the write each', async () => {
     const created = await subgraph('items', alice.token, CREATE, { input: { name: `trip-${unique()}`, price: 1 } });
     const id = created.data.createItem.id as string;
     const unconditional = await subgraph('items', alice.token, UPDATE, { id });
-    expect(unconditional.commands).toEqual({ find: 1, insert: 2, findAndModify: 1 });
+    expect(unconditional.commands).toEqual({ find: 1, insert: 1, findAndModify: 1 });
     const conditional = await subgraph('items', alice.token, UPDATE, { id, v: 1 });
-    expect(conditional.commands).toEqual({ find: 1, insert: 2, findAndModify: 1 });
+    expect(conditional.commands).toEqual({ find: 1, insert: 1, findAndModify: 1 });
     const deleted = await subgraph('items', alice.token, DELETE, { id, v: 2 });
-    expect(deleted.commands).toEqual({ find: 1, insert: 2, findAndModify: 1 });
+    expect(deleted.commands).toEqual({ find: 1, insert: 1, findAndModify: 1 });
   });
 
-  it('when a profile is updated, then one read, the claim, the outbox entry and the write', async () => {
+  it('when a profile is updated, then one read, the claim carrying the event and the write', async () => {
     const { commands } = await subgraph('users', alice.token, UPDATE_USER, { id: String(alice.id) });
-    expect(commands).toEqual({ find: 1, insert: 2, findAndModify: 1 });
+    expect(commands).toEqual({ find: 1, insert: 1, findAndModify: 1 });
   });
 });

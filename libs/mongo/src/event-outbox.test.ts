@@ -53,6 +53,15 @@ describe('event outbox across a FerretDB crash', () => {
     db = client.db('outbox_crash');
   };
 
+  /** The relay of a process about to die: its pushes never return, so what it recorded stays behind. */
+  const dyingRelay = () =>
+    new EventRelay({
+      db,
+      logger,
+      transport: { publish: () => new Promise(() => undefined), deletionOf: async () => null },
+      sweepAfterMs: 60_000,
+    });
+
   beforeAll(() => start());
   afterAll(async () => {
     await client?.close();
@@ -70,12 +79,7 @@ describe('event outbox across a FerretDB crash', () => {
       { _id: 7, name: 'updated, then deleted', version: 0 },
     ]);
     // A dying process: the relay never publishes (its push is dropped), so every entry stays in the outbox.
-    const dead = new EventRelay({
-      db,
-      logger,
-      transport: { publish: () => new Promise(() => undefined), deletionOf: async () => null },
-      sweepAfterMs: 60_000,
-    });
+    const dead = dyingRelay();
     const outbox = dead.outbox;
     const happened = [
       pending('item.created', 1, { filter: { _id: 1 }, expect: 'present' }),
@@ -115,6 +119,80 @@ describe('event outbox across a FerretDB crash', () => {
     await relay.sweep();
     expect(published.map((e) => e.id).sort()).toEqual(happened.map((p) => p.event.id).sort());
     expect(await relay.outbox.entries.countDocuments()).toBe(0);
+    await relay.close();
+  });
+
+  it('when versioned writes carry their events in their claims and the process and FerretDB die, then the sweep publishes exactly the writes that happened, a takeover\'s write not as its predecessor\'s', async () => {
+    published.length = 0;
+    type Item = { _id: number; name: string; version?: number };
+    const items = db.collection<Item>('items_claimed');
+    await items.insertMany([
+      { _id: 2, name: 'updated', version: 0 },
+      { _id: 3, name: 'deleted', version: 0 },
+      { _id: 5, name: 'holder died before writing', version: 0 },
+      { _id: 6, name: 'holder died, a takeover wrote', version: 0 },
+      { _id: 8, name: 'holder may still write', version: 0 },
+    ]);
+    // A dying process: its pushes never return, so every claim keeps the event it carries.
+    const dead = dyingRelay();
+    const recorded = (type: 'item.updated' | 'item.deleted'): WriteEvent<Item> => ({
+      outbox: dead.outbox,
+      of: (record) =>
+        buildEvent(caller, type, { type: 'item', id: record._id }, { name: record.name }, { scope: 'items:read', ownerId: 1, private: false }),
+    });
+    const target = { db, collection: items };
+    await updateVersioned(target, 2, { name: 'updated!' }, null, {}, { event: recorded('item.updated') });
+    await deleteVersioned(target, 3, null, {}, undefined, { event: recorded('item.deleted') });
+    // Nothing went to the outbox: the events ride in the claims.
+    expect(await dead.outbox.entries.countDocuments()).toBe(0);
+    expect(await dead.outbox.claims.countDocuments({ event: { $exists: true } })).toBe(2);
+
+    // Claims whose holders died (inserted as a claim does, with its event), one of them taken over by another writer.
+    const long = new Date(Date.now() - 120_000);
+    const claimOf = (id: number, attempt: number, settledBy: Date, type: 'item.updated') => {
+      const entry = pending(type, id, { filter: { _id: id }, expect: { versionAtLeast: 1 } });
+      return {
+        _id: `items_claimed:${id}:v0${attempt === 0 ? '' : `~${attempt}`}`,
+        resource: 'items_claimed',
+        recordId: id,
+        version: 0,
+        attempt,
+        claimedAt: long,
+        settledBy,
+        event: entry.event,
+        check: { ...entry.check, collection: 'items_claimed', subject: `items_claimed:${id}` },
+        recordedAt: long,
+      };
+    };
+    const diedBeforeWriting = claimOf(5, 0, long, 'item.updated');
+    const takenOver = claimOf(6, 0, long, 'item.updated');
+    const takeover = claimOf(6, 1, long, 'item.updated');
+    const mayStillWrite = claimOf(8, 0, new Date(Date.now() + 60_000), 'item.updated');
+    await dead.outbox.claims.insertMany([diedBeforeWriting, takenOver, takeover, mayStillWrite]);
+    await items.updateOne({ _id: 6 }, { $set: { name: 'written by the takeover', version: 1 } });
+
+    const port = ferret.port;
+    await client.close(true);
+    await ferret.process.stop('SIGKILL');
+    await start(port);
+
+    const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 1_000 });
+    const claims = relay.outbox.claims;
+    // What the dying process recorded, as the sweep finds it on the restarted FerretDB.
+    const happened = (await claims.find({ recordId: { $in: [2, 3] }, event: { $exists: true } }).toArray()).map((c) => c.event!.id);
+    expect(happened).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await relay.sweep();
+    expect(published.map((e) => e.id).sort()).toEqual([...happened, takeover.event.id].sort());
+    // Published first attempts' claims are gone; the others stay until their retention, without their events; the claim
+    // whose holder may still write keeps its event for a later sweep.
+    const left = await claims.find({ resource: 'items_claimed' }).sort({ _id: 1 }).toArray();
+    expect(left.map((c) => [c._id, c.event ? 'event' : 'no event', c.expiresAt ? 'expires' : 'kept'])).toEqual([
+      ['items_claimed:5:v0', 'no event', 'expires'],
+      ['items_claimed:6:v0', 'no event', 'expires'],
+      ['items_claimed:6:v0~1', 'no event', 'expires'],
+      ['items_claimed:8:v0', 'event', 'kept'],
+    ]);
     await relay.close();
   });
 
@@ -185,11 +263,13 @@ describe('event outbox across a FerretDB crash', () => {
       'item.deleted 3 with children',
       'item.updated 1 renamed',
     ]);
-    // A push still in flight on a loaded machine drops its entry a moment later.
-    for (let wait = 0; wait < 50 && (await relay.outbox.entries.countDocuments()) > 0; wait += 1) {
+    // A push still in flight on a loaded machine drops its entry a moment later; no claim keeps an event.
+    const carried = () => relay.outbox.claims.countDocuments({ resource: 'items_retried', event: { $exists: true } });
+    for (let wait = 0; wait < 50 && (await relay.outbox.entries.countDocuments()) + (await carried()) > 0; wait += 1) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await relay.outbox.entries.countDocuments()).toBe(0);
+    expect(await carried()).toBe(0);
     await relay.close();
   });
 });

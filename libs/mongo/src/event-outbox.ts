@@ -2,30 +2,43 @@
  * The change log of one service: every write records its event in the write's own path, atomically with the data
  * change, without transactions (FerretDB v1 has none; ADR 0023). The order, for every write:
  *
- *   1. insert the pending event into `event_outbox` (`_id` = the event id, a string: a primary-key insert, cheap on
- *      FerretDB too), carrying the event and how to tell afterwards whether the write happened (`check`);
- *   2. the data write itself (for a versioned write: under its version claim, so `check` can name the version);
- *   3. the write succeeded: publish the event (the relay, libs/graphql-server event-relay.ts) and drop the entry;
- *      it did not: drop the entry; it threw: decide from the data at once, still under the claim (settleThrown).
+ *   1. record the pending event, with how to tell afterwards whether the write happened (`check`): a versioned write
+ *      (update, delete) in its version claim, which it inserts anyway (version-claims.ts: one insert records both);
+ *      any other write (a create, a like) as an entry of `event_outbox` (`_id` = the event id, a string: a primary-key
+ *      insert, cheap on FerretDB too);
+ *   2. the data write itself;
+ *   3. the write succeeded: publish the event (the relay, event-relay.ts) and drop the entry (an outbox entry is
+ *      deleted; a claim that carried the event is deleted too, or keeps only its claim when it is a takeover's); it did
+ *      not: the outbox entry is dropped, a claim given back by its holder takes its event with it; it threw: decide
+ *      from the data at once, still under the claim (settleThrown).
  *
  * A process that dies between 1 and 3 leaves the entry behind. The relay's sweep takes entries older than the longest
  * a write may run (EVENTS_SWEEP_AFTER_MS) and looks at the data: the record is there / at that version / gone, so the
- * write happened and the event is published; otherwise the write never happened and the entry is dropped. Nothing
- * acknowledged is lost (the data write precedes the answer) and nothing is invented (an entry whose write did not
- * happen is never published). The events service stores events by id (a unique `_id`), so the push and the sweep may
- * both publish one event: it is recorded once.
+ * write happened and the event is published; otherwise the write never happened and the entry is dropped. A claim's
+ * event is judged by the claim's own rules too (claimedEventVerdict): a takeover of the claim means its write never
+ * happened, and it is not given up before the claim's settledBy. Nothing acknowledged is lost (the data write precedes
+ * the answer) and nothing is invented (an entry whose write did not happen is never published). The events service
+ * stores events by id (a unique `_id`), so the push and the sweep may both publish one event: it is recorded once.
  */
 import type { Collection, Db, Document } from 'mongodb';
 import type { RecordedEvent } from '@platform/events';
 import { currentDeadline } from '@platform/contracts';
 import { databaseTurn } from './write-turns';
+import {
+  CLAIM_RETENTION_MS,
+  takeoverOf,
+  VERSION_CLAIMS_COLLECTION,
+  type HeldClaim,
+  type VersionClaim,
+} from './version-claims';
 
 export const EVENT_OUTBOX_COLLECTION = 'event_outbox';
 
 /**
  * The sweep's read of entries older than it waits (`recordedAt` range, oldest first) and its look for a later deletion
- * of the same record (`check.subject`, `check.expect`). Part of every service's indexes (ensureIndexes): each runs a
- * relay over its own outbox, and the collection exists (with these) before its first write.
+ * of the same record (`check.subject`, `check.expect`), in the outbox and in the version claims (where only the claims
+ * that carry an event have the fields: sparse). Part of every service's indexes (ensureIndexes): each runs a relay
+ * over its own outbox, and the collections exist (with these) before their first write.
  */
 export const EVENT_OUTBOX_INDEXES = [
   {
@@ -37,6 +50,16 @@ export const EVENT_OUTBOX_INDEXES = [
     collection: EVENT_OUTBOX_COLLECTION,
     key: { 'check.subject': 1, 'check.expect': 1 },
     options: { name: 'check.subject_1_check.expect_1' },
+  },
+  {
+    collection: VERSION_CLAIMS_COLLECTION,
+    key: { recordedAt: 1 },
+    options: { name: 'recordedAt_1', sparse: true },
+  },
+  {
+    collection: VERSION_CLAIMS_COLLECTION,
+    key: { 'check.subject': 1, 'check.expect': 1 },
+    options: { name: 'check.subject_1_check.expect_1', sparse: true },
   },
 ] as const;
 
@@ -69,22 +92,40 @@ export interface OutboxEntry extends Document {
   recordedAt: Date;
 }
 
+/** The version claim an event rides in (absent: the event's own outbox entry). */
+export type ClaimRef = Pick<HeldClaim, '_id' | 'attempt'>;
+
 /** Where committed events go (the relay: push to the events service, then drop the entries). */
 export interface EventPublisher {
-  /** Called once the write committed; must not throw (the sweep retries what it could not publish). */
-  committed(pending: PendingEvent): void;
+  /**
+   * Called once the write committed, with the claim that carries the event (none: an outbox entry); must not throw
+   * (the sweep retries what it could not publish).
+   */
+  committed(pending: PendingEvent, claim?: ClaimRef): void;
   /** Fault injection for the crash tests: called between the data write and the publish. */
   afterWrite?(): void;
 }
 
+/** An entry the sweep found: an outbox entry, or a version claim carrying its write's event. */
+export interface AbandonedEntry {
+  pending: PendingEvent;
+  /** The claim that carries it, and until when its holder may still write. */
+  claim?: ClaimRef & { settledBy: Date; takeover: string };
+}
+
+/** Beyond its settledBy a claim's holder has written or never will; replicas' clocks may differ by a little more. */
+const SETTLED_MARGIN_MS = 2_000;
+
 export class EventOutbox {
   readonly entries: Collection<OutboxEntry>;
+  readonly claims: Collection<VersionClaim>;
 
   constructor(
     readonly db: Db,
     private readonly publisher: EventPublisher,
   ) {
     this.entries = db.collection<OutboxEntry>(EVENT_OUTBOX_COLLECTION);
+    this.claims = db.collection<VersionClaim>(VERSION_CLAIMS_COLLECTION);
   }
 
   /**
@@ -124,11 +165,39 @@ export class EventOutbox {
   }
 
   /**
+   * `write` under a version claim that already carries `pending` (inserted with the claim: version-claims.ts). As
+   * `around`, without the entry's insert: published when the write committed; a write that matched nothing or was
+   * refused gave its claim back (the event went with it) or left it for the sweep, which judges it by the claim.
+   */
+  async aroundClaim<R>(
+    pending: PendingEvent,
+    claim: HeldClaim,
+    write: () => Promise<R>,
+    committed: (result: R) => boolean,
+  ): Promise<R> {
+    let result: R;
+    try {
+      result = await write();
+    } catch (error) {
+      // A write that threw may still have happened (a lost answer, settled or not): published now when the data shows
+      // it; otherwise the claim's own rules decide, in the sweep (a claim is not judged before its settledBy).
+      const entry = { pending, claim: { ...claim, settledBy: new Date(claim.settledBy) } };
+      const verdict = await this.claimedEventVerdict(entry).catch(() => 'undecided' as const);
+      if (verdict === true) this.publisher.committed(pending, { _id: claim._id, attempt: claim.attempt });
+      throw error;
+    }
+    if (committed(result)) {
+      this.publisher.afterWrite?.();
+      this.publisher.committed(pending, { _id: claim._id, attempt: claim.attempt });
+    }
+    return result;
+  }
+
+  /**
    * A write that threw may still have happened (a lost answer), or not (refused by a unique index, a cascade that failed
-   * first). The writer still holds what made it the only writer (the version claim of an update or delete; a create's
-   * new id), so the data says which right now: publish or drop, before a retry of the write can make the same check
-   * hold (a PATCH refused with 409 followed by one that passes, a deletion answered 503 and retried). Where the data
-   * cannot say yet (the database away, an updated record gone since), the entry stays for the sweep.
+   * first). The writer still holds what made it the only writer (a create's new id), so the data says which right now:
+   * publish or drop, before a retry of the write can make the same check hold (a create refused and retried). Where
+   * the data cannot say yet (the database away), the entry stays for the sweep.
    */
   private async settleThrown(pending: PendingEvent): Promise<void> {
     const verdict = await this.decide(pending.check);
@@ -144,19 +213,74 @@ export class EventOutbox {
     else await this.entries.deleteMany({ _id: { $in: [...ids] } });
   }
 
-  /** Entries recorded before `before`, oldest first (the sweep's work). */
-  abandoned(before: Date, limit: number): Promise<OutboxEntry[]> {
-    return this.entries
+  /**
+   * Drops the events claims carried, once published or known never to have happened. A first attempt's claim whose
+   * write happened goes (the document moved past its version: nobody claims it again). Any other keeps its claim
+   * until its retention, without the event: a takeover's claim says the attempt before it never wrote, and a claim
+   * whose write never happened may still be what stops a second holder of its version.
+   */
+  async dropClaimed(claims: ReadonlyArray<ClaimRef & { happened: boolean }>): Promise<void> {
+    const gone = claims.filter((c) => c.happened && c.attempt === 0).map((c) => c._id);
+    if (gone.length === 1) await this.claims.deleteOne({ _id: gone[0]! });
+    else if (gone.length > 1) await this.claims.deleteMany({ _id: { $in: gone } });
+    for (const kept of claims.filter((c) => !(c.happened && c.attempt === 0))) {
+      await this.claims.updateOne(
+        { _id: kept._id },
+        {
+          $unset: { event: '', check: '', recordedAt: '' },
+          $set: { expiresAt: new Date(Date.now() + CLAIM_RETENTION_MS) },
+        },
+      );
+    }
+  }
+
+  /** Entries recorded before `before`, oldest first (the sweep's work): the outbox's, then the claims'. */
+  async abandoned(before: Date, limit: number): Promise<AbandonedEntry[]> {
+    const entries = await this.entries
       .find({ recordedAt: { $lt: before } })
       .sort({ recordedAt: 1, _id: 1 })
       .limit(limit)
       .toArray();
+    const claims = await this.claims
+      .find({ recordedAt: { $lt: before } })
+      .sort({ recordedAt: 1 })
+      .limit(limit)
+      .toArray();
+    return [
+      ...entries.map(({ event, check }) => ({ pending: { event, check } })),
+      ...claims
+        .filter((claim) => claim.event && claim.check)
+        .map((claim) => ({
+          pending: { event: claim.event!, check: claim.check! },
+          claim: { _id: claim._id, attempt: claim.attempt, settledBy: claim.settledBy, takeover: takeoverOf(claim) },
+        })),
+    ];
   }
 
-  /** A later deletion of the same subject still waiting here (the sweep's look for a create or update that was followed by one). */
+  /**
+   * Whether the write of a claim's event happened: not when the claim was taken over (its holder vanished before
+   * writing); as its check says when that is true; `undecided` when the check says no but the holder may still write
+   * (before its settledBy).
+   */
+  async claimedEventVerdict(
+    entry: AbandonedEntry & { claim: NonNullable<AbandonedEntry['claim']> },
+    now = Date.now(),
+  ): Promise<boolean | 'deleted-since' | 'undecided'> {
+    if (await this.claims.findOne({ _id: entry.claim.takeover }, { projection: { _id: 1 } })) return false;
+    const verdict = await this.decide(entry.pending.check);
+    if (verdict !== false) return verdict;
+    return now >= entry.claim.settledBy.getTime() + SETTLED_MARGIN_MS ? false : 'undecided';
+  }
+
+  /**
+   * A later deletion of the same subject still waiting here or in a claim (the sweep's look for a create or update that
+   * was followed by one).
+   */
   async pendingDeletionOf(subject: string): Promise<CommitCheck | null> {
-    const entry = await this.entries.findOne({ 'check.subject': subject, 'check.expect': 'absent' });
-    return entry?.check ?? null;
+    const query = { 'check.subject': subject, 'check.expect': 'absent' as const };
+    const entry = await this.entries.findOne(query);
+    if (entry) return entry.check;
+    return (await this.claims.findOne(query))?.check ?? null;
   }
 
   /**

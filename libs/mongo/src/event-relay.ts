@@ -9,17 +9,27 @@
 import type { Db } from 'mongodb';
 import type { RecordedEvent } from '@platform/events';
 import { eventOutboxDropped, eventPublishFailures } from '@platform/metrics';
-import { EventOutbox, type EventPublisher, type OutboxEntry, type PendingEvent } from './event-outbox';
+import {
+  EventOutbox,
+  type AbandonedEntry,
+  type ClaimRef,
+  type EventPublisher,
+  type PendingEvent,
+} from './event-outbox';
 
 const BATCH = 100;
 /**
- * How long a committed write's event waits for others to join its push, and how long published entries wait to be
- * dropped together. Each push is a request to the events service and a batch of inserts there, and each drop a delete
- * that FerretDB v1 runs as a pass over the outbox under the database's one writer: measured with 4 writers
- * (`npm run bench:events -- --db-profile`), batching per event-loop turn gave pushes of about 2.6 events and spent
- * 3.5 ms of database time per write on the drops alone.
+ * How pushes are paced. Each push is a request to the events service and a batch of inserts there (with the fan-out's
+ * read of the subscriptions), about the same cost whether it carries one event or a hundred; each drop is a delete
+ * that FerretDB v1 runs as a pass over the collection under the database's one writer. A committed write's event waits
+ * PUSH_GATHER_MS for others to join it, and a push starts at least PUSH_INTERVAL_MS after the one before it started,
+ * so under load a push carries what that interval gathered (at 150 writes a second, about 15 events) and a lone write's
+ * event still goes within PUSH_GATHER_MS. Measured with 4 writers (`npm run bench:events -- --db-profile`): pushing
+ * whatever came in while the push before was on its way gave pushes of 1.4 events and cost the events service about
+ * 2.2 ms of CPU per write.
  */
-const PUSH_WINDOW_MS = 20;
+const PUSH_GATHER_MS = 20;
+const PUSH_INTERVAL_MS = 100;
 const DROP_WINDOW_MS = 500;
 
 /** A recorded event as published: a deletion's carries its subject and version (see CommitCheck). */
@@ -51,17 +61,28 @@ export interface EventRelayOptions {
   crashAfterWrite?: number | undefined;
 }
 
+/** A committed write's event and the claim that carries it (none: its outbox entry). */
+interface Committed {
+  pending: PendingEvent;
+  claim: ClaimRef | undefined;
+}
+
 export class EventRelay implements EventPublisher {
   readonly outbox: EventOutbox;
-  private readonly queue: PendingEvent[] = [];
+  private readonly queue: Committed[] = [];
   private flushing: Promise<void> | undefined;
+  /** When the last push started (pushes are paced: PUSH_INTERVAL_MS). */
+  private lastPushAt = 0;
   private sweeping: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private writes = 0;
   /** Entries a push is publishing now: the sweep leaves them alone (no second publish of a slow push). */
   private readonly inFlight = new Set<string>();
-  /** Entries published and not yet dropped (dropped together every DROP_WINDOW_MS): not the sweep's either. */
-  private readonly published = new Set<string>();
+  /**
+   * Entries published and not yet dropped (dropped together every DROP_WINDOW_MS), by event id, with the claim that
+   * carries each (null: an outbox entry): not the sweep's either.
+   */
+  private readonly published = new Map<string, ClaimRef | null>();
   private dropTimer: NodeJS.Timeout | undefined;
   private dropping: Promise<void> | undefined;
   private unreachable = false;
@@ -86,14 +107,14 @@ export class EventRelay implements EventPublisher {
     }
   }
 
-  committed(pending: PendingEvent): void {
-    this.queue.push(pending);
-    this.flushing ??= new Promise<void>((resolve) => setTimeout(resolve, PUSH_WINDOW_MS)).then(() => this.flush());
+  committed(pending: PendingEvent, claim?: ClaimRef): void {
+    this.queue.push({ pending, claim });
+    this.flushing ??= this.flush();
   }
 
   /** Drops the published entries once the window is over (a failed drop leaves them to the sweep, which drops them). */
-  private dropLater(ids: readonly string[]): void {
-    for (const id of ids) this.published.add(id);
+  private dropLater(entries: readonly Committed[]): void {
+    for (const { pending, claim } of entries) this.published.set(pending.event.id, claim ?? null);
     if (!this.dropTimer) {
       this.dropTimer = setTimeout(() => void this.dropPublished(), DROP_WINDOW_MS);
       this.dropTimer.unref();
@@ -107,13 +128,16 @@ export class EventRelay implements EventPublisher {
   private dropPublished(): Promise<void> {
     this.dropTimer = undefined;
     const run = async () => {
-      const ids = [...this.published];
+      const dropped = [...this.published];
       try {
-        await this.outbox.drop(ids);
+        await this.outbox.drop(dropped.filter(([, claim]) => claim === null).map(([id]) => id));
+        await this.outbox.dropClaimed(
+          dropped.flatMap(([, claim]) => (claim ? [{ ...claim, happened: true }] : [])),
+        );
       } catch {
         // The database away: the entries stay, and the sweep publishes them again (recorded once) and drops them.
       } finally {
-        for (const id of ids) this.published.delete(id);
+        for (const [id] of dropped) this.published.delete(id);
       }
     };
     const dropping = (this.dropping ?? Promise.resolve()).then(run);
@@ -124,16 +148,19 @@ export class EventRelay implements EventPublisher {
     return dropping;
   }
 
-  /** Publishes what is queued, then what was queued meanwhile; a failure leaves the entries to the sweep. */
+  /** Publishes what is queued, then what was queued meanwhile, paced; a failure leaves the entries to the sweep. */
   private async flush(): Promise<void> {
     try {
       while (this.queue.length > 0) {
+        const wait = Math.max(PUSH_GATHER_MS, this.lastPushAt + PUSH_INTERVAL_MS - Date.now());
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastPushAt = Date.now();
         const batch = this.queue.splice(0, BATCH);
-        const ids = batch.map((p) => p.event.id);
+        const ids = batch.map((c) => c.pending.event.id);
         for (const id of ids) this.inFlight.add(id);
         try {
-          await this.publish(batch);
-          this.dropLater(ids);
+          await this.publish(batch.map((c) => c.pending));
+          this.dropLater(batch);
         } catch (error) {
           this.failed(error);
         } finally {
@@ -180,16 +207,20 @@ export class EventRelay implements EventPublisher {
     try {
       for (;;) {
         const found = await this.outbox.abandoned(new Date(Date.now() - this.options.sweepAfterMs), BATCH);
-        const entries = found.filter((entry) => !this.inFlight.has(entry._id) && !this.published.has(entry._id));
-        if (entries.length === 0) return;
-        const publish: OutboxEntry[] = [];
-        const drop: string[] = [];
+        const entries = found.filter(({ pending: { event } }) => !this.inFlight.has(event.id) && !this.published.has(event.id));
+        const publish: AbandonedEntry[] = [];
+        const drop: AbandonedEntry[] = [];
         for (const entry of entries) {
-          if (await this.happened(entry)) publish.push(entry);
-          else drop.push(entry._id);
+          const verdict = await this.happened(entry);
+          if (verdict === true) publish.push(entry);
+          else if (verdict === false) drop.push(entry);
         }
-        if (publish.length > 0) await this.publish(publish);
-        await this.outbox.drop([...publish.map((e) => e._id), ...drop]);
+        if (publish.length > 0) await this.publish(publish.map((e) => e.pending));
+        const decided = [...publish.map((e) => ({ ...e, happened: true })), ...drop.map((e) => ({ ...e, happened: false }))];
+        await this.outbox.drop(decided.filter((e) => !e.claim).map((e) => e.pending.event.id));
+        await this.outbox.dropClaimed(
+          decided.flatMap((e) => (e.claim ? [{ _id: e.claim._id, attempt: e.claim.attempt, happened: e.happened }] : [])),
+        );
         if (drop.length > 0) {
           eventOutboxDropped.inc(drop.length);
           this.options.logger.info(
@@ -197,21 +228,28 @@ export class EventRelay implements EventPublisher {
             'dropped the events of writes that never happened',
           );
         }
-        if (found.length < BATCH) return;
+        // A full batch with something decided: there may be more. (Undecided claims wait for a later pass.)
+        if (found.length < BATCH || decided.length === 0) return;
       }
     } catch (error) {
       this.failed(error);
     }
   }
 
-  /** Whether the write of an abandoned entry happened (see EventOutbox.decide and its CommitCheck). */
-  private async happened(entry: OutboxEntry): Promise<boolean> {
-    const verdict = await this.outbox.decide(entry.check);
+  /**
+   * Whether the write of an abandoned entry happened (see EventOutbox.decide and its CommitCheck; a claim's event by
+   * the claim's rules too), or `undecided` (a claim whose holder may still write).
+   */
+  private async happened(entry: AbandonedEntry): Promise<boolean | 'undecided'> {
+    const check = entry.pending.check;
+    const verdict = entry.claim
+      ? await this.outbox.claimedEventVerdict({ ...entry, claim: entry.claim })
+      : await this.outbox.decide(check);
     if (verdict !== 'deleted-since') return verdict;
     // Created or updated, then gone: the deletion that followed, if it left the record at or past this version.
-    const needed = typeof entry.check.expect === 'object' ? entry.check.expect.versionAtLeast : 0;
-    const local = await this.outbox.pendingDeletionOf(entry.check.subject);
-    const fromVersion = local?.fromVersion ?? (await this.options.transport.deletionOf(entry.check.subject));
+    const needed = typeof check.expect === 'object' ? check.expect.versionAtLeast : 0;
+    const local = await this.outbox.pendingDeletionOf(check.subject);
+    const fromVersion = local?.fromVersion ?? (await this.options.transport.deletionOf(check.subject));
     return fromVersion !== null && fromVersion !== undefined && fromVersion >= needed;
   }
 

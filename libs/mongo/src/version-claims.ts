@@ -8,9 +8,10 @@
  * ever (until the claim's retention ends, long after every writer that could have read v gave up), so the winner's
  * write needs no re-check and no one can slip in between; a retention sweep (a TTL index where the server honours one)
  * removes them off the write path. Each claim records when its holder's write has settled at the latest
- * (`settledBy`: the holder's deadline plus the commit bounds of its write step). A write's event is recorded in the
- * outbox under the claim, before the write (ADR 0023): its sweep decides whether the write committed by the
- * document's version, which the claim made this writer's alone.
+ * (`settledBy`: the holder's deadline plus the commit bounds of its write step). A write's event rides in its claim,
+ * inserted with it before the write (ADR 0023: one insert records both): the relay's sweep decides whether the write
+ * committed by the document's version, which the claim made this writer's alone. A claim that carries an event has no
+ * `expiresAt` until the event is published (the relay then drops the claim) or known never to have happened.
  *
  * One write, in round trips: the document is read once (the caller's own read for authorisation is passed in as
  * `current`), the claim inserted, the write sent with a time bound (`findOneAndUpdate`/`findOneAndDelete`: FerretDB v1
@@ -37,7 +38,8 @@ import { AppError, outcomeUnknown } from '@platform/errors';
 import { isBusyError, isDuplicateKeyError, isWriteConcernError, writeMayHaveApplied } from './mongo-errors';
 import { backoffMs, MAX_BUSY_RETRIES, sleep } from './write-steps';
 import { databaseTurn, documentTurn, leaveDatabaseTurn } from './write-turns';
-import type { EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
+import type { RecordedEvent } from '@platform/events';
+import type { CommitCheck, EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
 
 export const VERSION_CLAIMS_COLLECTION = 'version_claims';
 
@@ -68,8 +70,17 @@ export interface VersionClaim {
   claimedAt: Date;
   /** The holder's write has committed or aborted by then: its deadline plus the commit bound. */
   settledBy: Date;
-  /** Retention: the sweep (or the TTL index) removes the claim after this. */
-  expiresAt: Date;
+  /**
+   * Retention: the sweep (or the TTL index) removes the claim after this. Absent while the claim carries its write's
+   * event (ADR 0023): no retention may remove an event that is not published yet.
+   */
+  expiresAt?: Date;
+  /** The write's event, recorded with the claim (the outbox entry of a versioned write), until it is published. */
+  event?: RecordedEvent;
+  /** How the relay's sweep tells whether the write happened (with the claim's own rules: claimedEventVerdict). */
+  check?: CommitCheck;
+  /** When the event was recorded: the sweep takes what is older than a write may last. */
+  recordedAt?: Date;
 }
 
 /** A document that carries the write counter. */
@@ -114,8 +125,8 @@ export interface VersionedWrite<T extends Versioned, R> {
    */
   settled: (from: number, after: T | null) => Settled<R>;
   /**
-   * The write's event (ADR 0023): recorded in the outbox under the claim, before the write, and published once the
-   * write returned something; `pending` gets the version the write starts from.
+   * The write's event (ADR 0023): recorded in the claim, before the write, and published once the write returned
+   * something; `pending` gets the version the write starts from.
    */
   event?: { outbox: EventOutbox; pending: (from: number, current: T) => PendingEvent } | undefined;
 }
@@ -135,10 +146,21 @@ export const beingChanged = (): AppError =>
 const claimId = (resource: string, id: number | string, version: number, attempt: number): string =>
   `${resource}:${id}:v${version}${attempt === 0 ? '' : `~${attempt}`}`;
 
+/**
+ * The claim a takeover of `claim` inserts: it exists only when the holder of `claim` vanished without writing (a
+ * takeover needs the document still at that version past the holder's settledBy), so its presence says that write
+ * never happened.
+ */
+export const takeoverOf = (claim: Pick<VersionClaim, 'resource' | 'recordId' | 'version' | 'attempt'>): string =>
+  claimId(claim.resource, claim.recordId, claim.version, claim.attempt + 1);
+
 /** Holding the claim of one version: what the holder gives up, if it must, while others still wait on it. */
-interface HeldClaim {
+export interface HeldClaim {
   _id: string;
+  attempt: number;
   settledBy: number;
+  /** The claim a takeover of this one would insert (takeoverOf). */
+  takeover: string;
 }
 
 class ClaimBook {
@@ -155,8 +177,14 @@ class ClaimBook {
   /**
    * Claims `version` (attempt `attempt`); null when another writer holds it. The insert is bounded by the deadline
    * (a claim that lands after the caller gave up is a claim nobody holds: it is taken over after its settledBy).
+   * `pending`, the write's event, is recorded in the same document (one insert: the claim is the outbox entry).
    */
-  async claim(version: number, attempt: number, deadline: Deadline): Promise<HeldClaim | null> {
+  async claim(
+    version: number,
+    attempt: number,
+    deadline: Deadline,
+    pending?: PendingEvent,
+  ): Promise<HeldClaim | null> {
     const now = Date.now();
     const claim: VersionClaim = {
       _id: claimId(this.resource, this.id, version, attempt),
@@ -166,14 +194,16 @@ class ClaimBook {
       attempt,
       claimedAt: new Date(now),
       settledBy: new Date(deadline.settledBy()),
-      expiresAt: new Date(now + CLAIM_RETENTION_MS),
+      ...(pending
+        ? { event: pending.event, check: pending.check, recordedAt: new Date(now) }
+        : { expiresAt: new Date(now + CLAIM_RETENTION_MS) }),
     };
     for (let busy = 0; ; busy += 1) {
       try {
         await databaseTurn(this.db, deadline, () =>
           this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) }),
         );
-        return { _id: claim._id, settledBy: claim.settledBy.getTime() };
+        return { _id: claim._id, attempt, settledBy: claim.settledBy.getTime(), takeover: takeoverOf(claim) };
       } catch (error) {
         if (isDuplicateKeyError(error)) return null;
         // SQLITE_BUSY: not inserted; again while the deadline allows.
@@ -204,7 +234,8 @@ class ClaimBook {
 
   /**
    * Gives a held claim up: only its holder does, only when its write did not and will not happen, and only before its
-   * settledBy (after it, a takeover may already hold the next attempt; the claim then stays for the sweep).
+   * settledBy (after it, a takeover may already hold the next attempt; the claim then stays for the sweep). The event
+   * it carries goes with it.
    */
   async release(held: HeldClaim): Promise<void> {
     if (Date.now() >= held.settledBy) return;
@@ -266,16 +297,16 @@ async function writeInTurn<T extends Versioned, R>(
     if (lost && deadline.expired()) throw beingChanged();
     deadline.ensureTime();
     const read = current;
-    // The claim, the event's outbox entry and the write in one turn on the database (on a server with one writer:
+    // The claim (carrying the write's event) and the write in one turn on the database (on a server with one writer:
     // write-turns.ts), so a write queues once; with a cascade first (a delete's `prepare`, which may take seconds),
     // each step takes its own turn and the cascade none.
     const claimAndWrite = async () => {
-      const held = attempt === null ? null : await book.claim(from, attempt, deadline);
+      const pending = spec.event?.pending(from, read);
+      const held = attempt === null ? null : await book.claim(from, attempt, deadline, pending);
       if (!held) return { held: false as const };
       const holding = () => writeHolding(spec, book, held, from, read, deadline);
-      const event = spec.event;
-      const written = event
-        ? await event.outbox.around(event.pending(from, read), holding, (result) => result !== undefined)
+      const written = pending
+        ? await spec.event!.outbox.aroundClaim(pending, held, holding, (result) => result !== undefined)
         : await holding();
       return { held: true as const, written };
     };
