@@ -1,7 +1,8 @@
 /**
  * One delivery attempt, and the sweep that keeps the queue honest (ADR 0024).
  *
- * An attempt: read the delivery (pending only), its webhook (enabled only), its owner's rights now and the event;
+ * An attempt: read the delivery (pending only), its webhook (enabled only), its owner's rights now and the event (a
+ * first attempt queued by the fan-out carries the delivery and the event as they were created: delivery-queue.ts);
  * withhold the delivery when the owner may not read the event (or is deactivated); claim try n by inserting its
  * attempt record (one worker per try, also when the fan-out and the sweep queued the same try); sign and send; record
  * the outcome; then delivered, or the next try queued after the schedule's delay, or, the schedule spent, failed and
@@ -29,14 +30,16 @@ import {
 import type { EventOutbox } from '@platform/mongo';
 import type {
   DeliveryDocument,
+  DeliveryJob,
   DeliveryQueue,
   DeliveryStore,
   EventFanOut,
   EventStore,
+  StoredEvent,
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
-import { webhookScopes } from '@platform/webhooks';
+import { firstAttemptOf, webhookScopes } from '@platform/webhooks';
 import type { OwnerRights } from './owner-rights';
 import type { SendResult, WebhookSender } from './sender';
 
@@ -61,9 +64,12 @@ const SWEEP_BATCH = 500;
 export class DeliveryProcessor {
   constructor(private readonly deps: ProcessorDeps) {}
 
-  async process(deliveryId: string): Promise<void> {
+  async process(job: DeliveryJob): Promise<void> {
     const { deliveries, webhooks } = this.deps;
-    const delivery = await deliveries.findById(deliveryId);
+    // A first attempt from the fan-out: the delivery as created (pending, no attempt yet; whether try 1 was made since
+    // is decided by its claim below) and its event. Otherwise read now.
+    const first = firstAttemptOf(job);
+    const delivery = first?.delivery ?? (await deliveries.findById(job.deliveryId));
     if (!delivery || delivery.state !== 'pending') return;
     const webhook = await webhooks.findById(delivery.webhookId);
     if (!webhook || webhook.status !== 'enabled') {
@@ -73,7 +79,7 @@ export class DeliveryProcessor {
       });
       return;
     }
-    const message = await this.bodyFor(delivery, webhook);
+    const message = await this.bodyFor(delivery, webhook, first?.event);
     if ('state' in message) {
       await deliveries.set(delivery._id, { state: message.state, reason: message.reason });
       webhookDeliveries.inc({ outcome: message.state });
@@ -110,11 +116,13 @@ export class DeliveryProcessor {
   private async bodyFor(
     delivery: DeliveryDocument,
     webhook: WebhookDocument,
+    /** The event as the fan-out had it (a first attempt's job), if it came along. */
+    carried?: StoredEvent | null,
   ): Promise<{ body: string; occurredAt: Date | null } | { state: 'withheld' | 'failed'; reason: string }> {
     const owner = await this.deps.owners.ownerOf(webhook.ownerId);
     if (!owner) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
     if (delivery.eventId === null) return { body: JSON.stringify(delivery.body), occurredAt: null };
-    const stored = await this.deps.events.findById(delivery.eventId);
+    const stored = carried?._id === delivery.eventId ? carried : await this.deps.events.findById(delivery.eventId);
     if (!stored) return { state: 'failed', reason: 'the event is past retention' };
     // A deactivation stops the endpoint: what happened before the account was activated again stays undelivered,
     // however long a backlog held it.

@@ -90,7 +90,7 @@ const start = async () => {
   });
   // A job's lock outlives the longest attempt; a worker that died releases its jobs to others after it (stalled jobs).
   const lockMs = env.WEBHOOK_TIMEOUT_MS + 5_000;
-  const worker = new Worker<DeliveryJob>(DELIVERY_QUEUE, (job) => processor.process(job.data.deliveryId), {
+  const worker = new Worker<DeliveryJob>(DELIVERY_QUEUE, (job) => processor.process(job.data), {
     connection: queueConnection(env.REDIS_URL, 'worker'),
     prefix: env.WEBHOOK_QUEUE_PREFIX,
     concurrency: env.WEBHOOK_CONCURRENCY,

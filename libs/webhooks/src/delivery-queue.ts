@@ -3,13 +3,48 @@
  * queueing the same attempt twice, from the fan-out and from the sweep that rebuilds the queue, keeps one job), due
  * now or after the retry delay. BullMQ gives the worker its locks, stalled-job recovery and delayed jobs; the retry
  * schedule and the record of each attempt are ours (DeliveryStore), so losing Redis loses no delivery.
+ *
+ * A first attempt queued by the fan-out carries the delivery as it was created and its event (`first`): the worker
+ * then reads neither from the database (on FerretDB v1 each read is a pass over a collection that grows with every
+ * write). Both are as the database has them at that moment (an event never changes); what may change before the
+ * attempt (the webhook, its owner's rights, whether the attempt was made) is still read or claimed at the attempt.
+ * Retries, redeliveries and the sweep's jobs carry only the id. The event is its public representation and audience,
+ * as the feed shows it: no secret, token or key.
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
+import type { DeliveryDocument } from './delivery-store';
+import type { StoredEvent } from './event-store';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
+/** A Date as JSON has it (BullMQ keeps job data as JSON). */
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
 export interface DeliveryJob {
   deliveryId: string;
+  /** A first attempt's delivery and event, from the fan-out (absent: the worker reads the delivery, then its event). */
+  first?: { delivery: Json<DeliveryDocument>; event: Json<StoredEvent> | null };
+}
+
+/** What the fan-out hands the queue for a first attempt. */
+export interface FirstAttempt {
+  delivery: DeliveryDocument;
+  event: StoredEvent | null;
+}
+
+/** The delivery and event a first attempt's job carries, with their dates again. */
+export function firstAttemptOf(job: DeliveryJob): FirstAttempt | undefined {
+  if (!job.first) return undefined;
+  const { delivery, event } = job.first;
+  return {
+    delivery: {
+      ...delivery,
+      nextAttemptAt: new Date(delivery.nextAttemptAt),
+      createdAt: new Date(delivery.createdAt),
+      updatedAt: new Date(delivery.updatedAt),
+    },
+    event: event && { ...event, occurredAt: new Date(event.occurredAt), storedAt: new Date(event.storedAt) },
+  };
 }
 
 export class DeliveryQueue {
@@ -25,15 +60,16 @@ export class DeliveryQueue {
     await this.enqueueMany([{ deliveryId, attempt, delayMs }]);
   }
 
-  /** Queues many attempts in one round trip (a fan-out, a sweep). */
+  /** Queues many attempts in one round trip (a fan-out, a sweep); a first attempt may carry its delivery and event. */
   async enqueueMany(
-    attempts: ReadonlyArray<{ deliveryId: string; attempt: number; delayMs?: number }>,
+    attempts: ReadonlyArray<{ deliveryId: string; attempt: number; delayMs?: number; first?: FirstAttempt }>,
   ): Promise<void> {
     if (attempts.length === 0) return;
     await this.queue.addBulk(
-      attempts.map(({ deliveryId, attempt, delayMs = 0 }) => ({
+      attempts.map(({ deliveryId, attempt, delayMs = 0, first }) => ({
         name: 'deliver',
-        data: { deliveryId },
+        // JSON, as BullMQ stores it (firstAttemptOf revives the dates).
+        data: first ? { deliveryId, first: JSON.parse(JSON.stringify(first)) as DeliveryJob['first'] } : { deliveryId },
         opts: {
           jobId: `${deliveryId}.${attempt}`,
           delay: Math.max(0, delayMs),

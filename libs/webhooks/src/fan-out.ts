@@ -65,14 +65,30 @@ export class EventFanOut {
       }
     }
     const created = await this.deliveries.createMany(deliveries);
-    await this.enqueue(created);
+    const byId = new Map(events.map((event) => [event._id, event]));
+    await this.enqueue(created, (id) => byId.get(id));
   }
 
-  /** Queues each delivery's first attempt; a queue that is away leaves them to the sweep (they are due in the database). */
-  async enqueue(deliveries: readonly DeliveryDocument[]): Promise<void> {
+  /**
+   * Queues each delivery's next attempt; a queue that is away leaves them to the sweep (they are due in the database).
+   * With `eventOf`, the fan-out's new deliveries: each first attempt carries its delivery and event (delivery-queue.ts).
+   */
+  async enqueue(
+    deliveries: readonly DeliveryDocument[],
+    eventOf?: (id: string) => StoredEvent | undefined,
+  ): Promise<void> {
     if (!this.queue) return;
     try {
-      await this.queue.enqueueMany(deliveries.map((d) => ({ deliveryId: d._id, attempt: d.attempts + 1 })));
+      await this.queue.enqueueMany(
+        deliveries.map((d) => {
+          const event = d.eventId === null ? null : eventOf?.(d.eventId);
+          return {
+            deliveryId: d._id,
+            attempt: d.attempts + 1,
+            ...(eventOf && d.attempts === 0 && event !== undefined ? { first: { delivery: d, event } } : {}),
+          };
+        }),
+      );
       this.queueDown = false;
     } catch (error) {
       if (!this.queueDown) {

@@ -31,6 +31,12 @@ export {
   type AttemptDocument,
   type DeliveryState,
 } from './delivery-store';
-export { DeliveryQueue, DELIVERY_QUEUE, type DeliveryJob } from './delivery-queue';
+export {
+  DeliveryQueue,
+  DELIVERY_QUEUE,
+  firstAttemptOf,
+  type DeliveryJob,
+  type FirstAttempt,
+} from './delivery-queue';
 export { EventFanOut, type FanOutLogger } from './fan-out';
 export { localTransport } from './local-transport';

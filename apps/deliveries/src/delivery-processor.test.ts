@@ -1,0 +1,159 @@
+/**
+ * A first attempt as the worker makes it, against FerretDB through the wire recorder, BullMQ on the stack's Redis and
+ * the stack's users subgraph: the fan-out's job carries the delivery and its event, so the try reads neither from the
+ * database (on FerretDB v1 each is a pass over a collection that grows with every write) and writes only its claim,
+ * its outcome and the delivery's state; the receiver verifies it with `standardwebhooks`. A job without them (a retry,
+ * the sweep's, a redelivery) reads both, as before, and the rights of the owner are checked at every try either way.
+ */
+import type { Db } from 'mongodb';
+import { buildEvent, newSigningSecret, SecretBox } from '@platform/events';
+import { createLogger } from '@platform/logging';
+import { EventRelay } from '@platform/mongo';
+import {
+  DeliveryQueue,
+  DeliveryStore,
+  EventFanOut,
+  EventStore,
+  WebhookStore,
+  localTransport,
+  type DeliveryJob,
+} from '@platform/webhooks';
+import { http, startWebhookReceiver, suiteDatabases, testStack, unique, type WebhookReceiver } from '@platform/testing';
+import { DeliveryProcessor } from './delivery-processor';
+import { usersOwnerRights, type OwnerRights } from './owner-rights';
+import { WebhookSender } from './sender';
+
+const stack = testStack();
+const logger = createLogger('delivery-processor-test', 'silent');
+
+describe('a delivery attempt', () => {
+  const databases = suiteDatabases({ recordWire: true });
+  let db: Db;
+  let receiver: WebhookReceiver;
+  let owners: OwnerRights;
+  let queue: DeliveryQueue;
+  let sender: WebhookSender;
+  let relay: EventRelay;
+  const prefix = `test-${unique()}`;
+
+  beforeAll(async () => {
+    db = databases.fresh('first_attempt_');
+    receiver = await startWebhookReceiver();
+    owners = usersOwnerRights({
+      usersUrl: `${stack.urls['users']}/graphql`,
+      jwtSecret: stack.jwtSecret,
+      subgraphSecret: stack.subgraphSecret,
+      ttlMs: 0,
+    });
+    queue = new DeliveryQueue({ url: stack.redisUrl }, prefix);
+    sender = new WebhookSender({
+      policy: { allowLoopback: true },
+      resolver: async () => [{ address: '127.0.0.1', family: 4 }],
+      timeoutMs: 2_000,
+      maxResponseBytes: 1_024,
+      httpsOnly: false,
+    });
+  });
+
+  afterAll(async () => {
+    await relay?.close();
+    await queue?.queue.obliterate({ force: true }).catch(() => undefined);
+    await queue?.close();
+    await sender?.close();
+    await owners?.close();
+    await receiver?.close();
+  });
+
+  it('when the fan-out queues a first attempt, then the try reads neither the delivery nor the event, and a job without them reads both', async () => {
+    const events = new EventStore(db);
+    const webhooks = new WebhookStore(db, new SecretBox(`key-${unique()}`));
+    const deliveries = new DeliveryStore(db);
+    const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
+    relay = new EventRelay({ db, logger, transport: localTransport(fanOut, events), sweepAfterMs: 10_000 });
+    const processor = new DeliveryProcessor({
+      logger,
+      events,
+      webhooks,
+      deliveries,
+      queue,
+      fanOut,
+      outbox: relay.outbox,
+      sender,
+      owners,
+      schedule: [1],
+      timeoutMs: 2_000,
+    });
+    const username = `hooked${unique()}`;
+    const owner = await http.post(`${stack.restUrl}/users/`, {
+      json: { username, email: `${username}@example.com`, password: `pw-${unique()}-9` },
+    });
+    expect(owner.status).toBe(201);
+    const ownerId = owner.body.id as number;
+    const secret = newSigningSecret();
+    const now = new Date(Date.now() - 1_000);
+    const webhook = await webhooks.create(
+      (id) => ({
+        _id: id,
+        ownerId,
+        url: receiver.url,
+        eventTypes: ['item.updated'],
+        scopes: ['items:read'],
+        description: null,
+        status: 'enabled',
+        disabledReason: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      secret,
+    );
+    const event = (id: number) =>
+      buildEvent(
+        { principal: { kind: 'user', userId: ownerId }, requestId: 'first-attempt-test' },
+        'item.updated',
+        { type: 'item', id },
+        { id, name: `item ${id}` },
+        { scope: 'items:read', ownerId, private: false },
+      );
+    const carried = event(1);
+    const plain = event(2);
+    await fanOut.record([carried, plain]);
+    const waiting = await queue.queue.getJobs(['waiting']);
+    const jobOf = (eventId: string) => waiting.find((job) => job.data.deliveryId.startsWith(eventId))!;
+    expect(jobOf(carried.id).data.first?.event?._id).toBe(carried.id);
+
+    const attempt = async (data: DeliveryJob) => {
+      const from = databases.commands().length;
+      await processor.process(data);
+      return databases
+        .commands()
+        .slice(from)
+        .map((c) => `${c.name} ${String(c.body[c.name])}`);
+    };
+    const first = await attempt(jobOf(carried.id).data);
+    expect(first.filter((c) => c.startsWith('find '))).toEqual(['find webhooks']);
+    expect(first.filter((c) => !c.startsWith('find '))).toEqual([
+      'insert webhook_attempts',
+      'insert webhook_attempts',
+      'update webhook_deliveries',
+    ]);
+    // Without what the fan-out carried (as a retry, the sweep or a redelivery queue it), the delivery and the event are read.
+    const read = await attempt({ deliveryId: jobOf(plain.id).data.deliveryId });
+    expect(read.filter((c) => c.startsWith('find ')).sort()).toEqual([
+      'find events',
+      'find webhook_deliveries',
+      'find webhooks',
+    ]);
+
+    expect(receiver.received).toHaveLength(2);
+    const bodies = receiver.received.map((delivery) => receiver.verify(delivery, secret) as { id: string; data: { name: string } });
+    expect(bodies.map((b) => [b.id, b.data.name])).toEqual([
+      [carried.id, 'item 1'],
+      [plain.id, 'item 2'],
+    ]);
+    const states = await deliveries.deliveries.find({ webhookId: webhook._id }).sort({ _id: 1 }).toArray();
+    expect(states.map((d) => [d.state, d.attempts])).toEqual([
+      ['delivered', 1],
+      ['delivered', 1],
+    ]);
+  });
+});
