@@ -14,7 +14,7 @@ import { buildEvent } from '@platform/events';
 import { EventRelay, type PublishedEvent } from './event-relay';
 import type { CommitCheck, PendingEvent } from './event-outbox';
 import type { WriteEvent } from './event-outbox';
-import { updateVersioned, deleteVersioned } from './version-claims';
+import { claimEntry, updateVersioned, deleteVersioned } from './version-claims';
 
 jest.setTimeout(120_000);
 
@@ -145,7 +145,7 @@ describe('event outbox across a FerretDB crash', () => {
     await deleteVersioned(target, 3, null, {}, undefined, { event: recorded('item.deleted') });
     // Nothing went to the outbox: the events ride in the claims.
     expect(await dead.outbox.entries.countDocuments()).toBe(0);
-    expect(await dead.outbox.claims.countDocuments({ event: { $exists: true } })).toBe(2);
+    expect(await dead.outbox.claims.countDocuments({ entry: { $exists: true } })).toBe(2);
 
     // Claims whose holders died (inserted as a claim does, with its event), one of them taken over by another writer.
     const long = new Date(Date.now() - 120_000);
@@ -159,8 +159,10 @@ describe('event outbox across a FerretDB crash', () => {
         attempt,
         claimedAt: long,
         settledBy,
-        event: entry.event,
-        check: { ...entry.check, collection: 'items_claimed', subject: `items_claimed:${id}` },
+        entry: JSON.stringify({
+          event: entry.event,
+          check: { ...entry.check, collection: 'items_claimed', subject: `items_claimed:${id}` },
+        }),
         recordedAt: long,
       };
     };
@@ -179,15 +181,17 @@ describe('event outbox across a FerretDB crash', () => {
     const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 1_000 });
     const claims = relay.outbox.claims;
     // What the dying process recorded, as the sweep finds it on the restarted FerretDB.
-    const happened = (await claims.find({ recordId: { $in: [2, 3] }, event: { $exists: true } }).toArray()).map((c) => c.event!.id);
+    const happened = (await claims.find({ recordId: { $in: [2, 3] }, entry: { $exists: true } }).toArray()).map(
+      (c) => claimEntry(c)!.event.id,
+    );
     expect(happened).toHaveLength(2);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await relay.sweep();
-    expect(published.map((e) => e.id).sort()).toEqual([...happened, takeover.event.id].sort());
+    expect(published.map((e) => e.id).sort()).toEqual([...happened, claimEntry(takeover)!.event.id].sort());
     // Published first attempts' claims are gone; the others stay until their retention, without their events; the claim
     // whose holder may still write keeps its event for a later sweep.
     const left = await claims.find({ resource: 'items_claimed' }).sort({ _id: 1 }).toArray();
-    expect(left.map((c) => [c._id, c.event ? 'event' : 'no event', c.expiresAt ? 'expires' : 'kept'])).toEqual([
+    expect(left.map((c) => [c._id, c.entry ? 'event' : 'no event', c.expiresAt ? 'expires' : 'kept'])).toEqual([
       ['items_claimed:5:v0', 'no event', 'expires'],
       ['items_claimed:6:v0', 'no event', 'expires'],
       ['items_claimed:6:v0~1', 'no event', 'expires'],
@@ -264,7 +268,7 @@ describe('event outbox across a FerretDB crash', () => {
       'item.updated 1 renamed',
     ]);
     // A push still in flight on a loaded machine drops its entry a moment later; no claim keeps an event.
-    const carried = () => relay.outbox.claims.countDocuments({ resource: 'items_retried', event: { $exists: true } });
+    const carried = () => relay.outbox.claims.countDocuments({ resource: 'items_retried', entry: { $exists: true } });
     for (let wait = 0; wait < 50 && (await relay.outbox.entries.countDocuments()) + (await carried()) > 0; wait += 1) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

@@ -26,6 +26,7 @@ import { currentDeadline } from '@platform/contracts';
 import { databaseTurn } from './write-turns';
 import {
   CLAIM_RETENTION_MS,
+  claimEntry,
   takeoverOf,
   VERSION_CLAIMS_COLLECTION,
   type HeldClaim,
@@ -58,8 +59,8 @@ export const EVENT_OUTBOX_INDEXES = [
   },
   {
     collection: VERSION_CLAIMS_COLLECTION,
-    key: { 'check.subject': 1, 'check.expect': 1 },
-    options: { name: 'check.subject_1_check.expect_1', sparse: true },
+    key: { deletionOf: 1 },
+    options: { name: 'deletionOf_1', sparse: true },
   },
 ] as const;
 
@@ -227,7 +228,7 @@ export class EventOutbox {
       await this.claims.updateOne(
         { _id: kept._id },
         {
-          $unset: { event: '', check: '', recordedAt: '' },
+          $unset: { entry: '', deletionOf: '', recordedAt: '' },
           $set: { expiresAt: new Date(Date.now() + CLAIM_RETENTION_MS) },
         },
       );
@@ -248,12 +249,16 @@ export class EventOutbox {
       .toArray();
     return [
       ...entries.map(({ event, check }) => ({ pending: { event, check } })),
-      ...claims
-        .filter((claim) => claim.event && claim.check)
-        .map((claim) => ({
-          pending: { event: claim.event!, check: claim.check! },
-          claim: { _id: claim._id, attempt: claim.attempt, settledBy: claim.settledBy, takeover: takeoverOf(claim) },
-        })),
+      ...claims.flatMap((claim) => {
+        const pending = claimEntry(claim);
+        if (!pending) return [];
+        return [
+          {
+            pending,
+            claim: { _id: claim._id, attempt: claim.attempt, settledBy: claim.settledBy, takeover: takeoverOf(claim) },
+          },
+        ];
+      }),
     ];
   }
 
@@ -277,10 +282,10 @@ export class EventOutbox {
    * was followed by one).
    */
   async pendingDeletionOf(subject: string): Promise<CommitCheck | null> {
-    const query = { 'check.subject': subject, 'check.expect': 'absent' as const };
-    const entry = await this.entries.findOne(query);
+    const entry = await this.entries.findOne({ 'check.subject': subject, 'check.expect': 'absent' });
     if (entry) return entry.check;
-    return (await this.claims.findOne(query))?.check ?? null;
+    const claim = await this.claims.findOne({ deletionOf: subject });
+    return (claim && claimEntry(claim)?.check) ?? null;
   }
 
   /**

@@ -20,16 +20,16 @@ import {
 const BATCH = 100;
 /**
  * How pushes are paced. Each push is a request to the events service and a batch of inserts there (with the fan-out's
- * read of the subscriptions), about the same cost whether it carries one event or a hundred; each drop is a delete
- * that FerretDB v1 runs as a pass over the collection under the database's one writer. A committed write's event waits
- * PUSH_GATHER_MS for others to join it, and a push starts at least PUSH_INTERVAL_MS after the one before it started,
- * so under load a push carries what that interval gathered (at 150 writes a second, about 15 events) and a lone write's
- * event still goes within PUSH_GATHER_MS. Measured with 4 writers (`npm run bench:events -- --db-profile`): pushing
- * whatever came in while the push before was on its way gave pushes of 1.4 events and cost the events service about
- * 2.2 ms of CPU per write.
+ * read of the subscriptions and the bump of the feed's generations), about the same cost whether it carries one event
+ * or a hundred; each drop is a delete that FerretDB v1 runs as a pass over the collection under the database's one
+ * writer. A committed write's event waits PUSH_GATHER_MS for others to join it, and a push starts at least
+ * PUSH_INTERVAL_MS after the one before it started, so under load a push carries what that interval gathered (at 150
+ * writes a second, about 35 events) and a lone write's event still goes within PUSH_GATHER_MS. Measured with 4 writers
+ * (`npm run bench:events`): pushing whatever came in while the push before was on its way gave pushes of 1.4 events
+ * and cost the events service about 2.2 ms of CPU per write; an interval of 100 ms, 0.4-0.5 ms; 250 ms, 0.3.
  */
 const PUSH_GATHER_MS = 20;
-const PUSH_INTERVAL_MS = 100;
+const PUSH_INTERVAL_MS = 250;
 const DROP_WINDOW_MS = 500;
 
 /** A recorded event as published: a deletion's carries its subject and version (see CommitCheck). */

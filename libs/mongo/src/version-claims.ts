@@ -75,12 +75,24 @@ export interface VersionClaim {
    * event (ADR 0023): no retention may remove an event that is not published yet.
    */
   expiresAt?: Date;
-  /** The write's event, recorded with the claim (the outbox entry of a versioned write), until it is published. */
-  event?: RecordedEvent;
-  /** How the relay's sweep tells whether the write happened (with the claim's own rules: claimedEventVerdict). */
-  check?: CommitCheck;
+  /**
+   * The write's pending event and its commit check (the outbox entry of a versioned write, until it is published),
+   * as JSON text: on FerretDB v1 every query but one by `_id` decodes each document of the collection in Go, and the
+   * relay's drops and sweeps read the claims so; a nested event took three times as long to decode as this one string
+   * (150 claims: 45 ms against 15 ms, a claim without an event 11 ms). `claimEntry` reads it back.
+   */
+  entry?: string;
+  /** A deletion's subject (`items:5`): the sweep's look for a later deletion of a record (pendingDeletionOf). */
+  deletionOf?: string;
   /** When the event was recorded: the sweep takes what is older than a write may last. */
   recordedAt?: Date;
+}
+
+/** A claim's pending event and commit check, from its `entry` (JSON: the event's time is a Date again). */
+export function claimEntry(claim: Pick<VersionClaim, 'entry'>): PendingEvent | undefined {
+  if (claim.entry === undefined) return undefined;
+  const { event, check } = JSON.parse(claim.entry) as { event: RecordedEvent; check: CommitCheck };
+  return { event: { ...event, occurredAt: new Date(event.occurredAt) }, check };
 }
 
 /** A document that carries the write counter. */
@@ -195,7 +207,11 @@ class ClaimBook {
       claimedAt: new Date(now),
       settledBy: new Date(deadline.settledBy()),
       ...(pending
-        ? { event: pending.event, check: pending.check, recordedAt: new Date(now) }
+        ? {
+            entry: JSON.stringify({ event: pending.event, check: pending.check }),
+            ...(pending.check.expect === 'absent' ? { deletionOf: pending.check.subject } : {}),
+            recordedAt: new Date(now),
+          }
         : { expiresAt: new Date(now + CLAIM_RETENTION_MS) }),
     };
     for (let busy = 0; ; busy += 1) {
