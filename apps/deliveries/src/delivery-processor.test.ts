@@ -131,16 +131,19 @@ describe('a delivery attempt', () => {
     };
     const first = await attempt(jobOf(carried.id).data);
     expect(first.filter((c) => c.startsWith('find '))).toEqual(['find webhooks']);
+    // Delivered: the claim, the outcome and the schedule's end; the delivery itself is not written.
     expect(first.filter((c) => !c.startsWith('find '))).toEqual([
       'insert webhook_attempts',
       'insert webhook_attempts',
-      'update webhook_deliveries',
+      'delete webhook_schedule',
     ]);
-    // Without what the fan-out carried (as a retry, the sweep or a redelivery queue it), the delivery and the event are read.
+    // Without what the fan-out carried (as a retry, the sweep or a redelivery queue it), the delivery (with its
+    // schedule) and the event are read.
     const read = await attempt({ deliveryId: jobOf(plain.id).data.deliveryId });
     expect(read.filter((c) => c.startsWith('find ')).sort()).toEqual([
       'find events',
       'find webhook_deliveries',
+      'find webhook_schedule',
       'find webhooks',
     ]);
 
@@ -150,10 +153,18 @@ describe('a delivery attempt', () => {
       [carried.id, 'item 1'],
       [plain.id, 'item 2'],
     ]);
-    const states = await deliveries.deliveries.find({ webhookId: webhook._id }).sort({ _id: 1 }).toArray();
+    const states = await deliveries.views(await deliveries.deliveries.find({ webhookId: webhook._id }).sort({ _id: 1 }).toArray());
     expect(states.map((d) => [d.state, d.attempts])).toEqual([
       ['delivered', 1],
       ['delivered', 1],
     ]);
+
+    // A fan-out published again (its first push's answer was lost) schedules a delivered delivery anew: the next try's
+    // claim says it was made, and nothing is sent again.
+    await fanOut.record([carried]);
+    const again = (await queue.queue.getJobs(['waiting'])).find((job) => job.data.deliveryId.startsWith(carried.id));
+    await processor.process(again?.data ?? { deliveryId: jobOf(carried.id).data.deliveryId });
+    expect(receiver.received).toHaveLength(2);
+    expect(await deliveries.schedule.countDocuments({ webhookId: webhook._id })).toBe(0);
   });
 });

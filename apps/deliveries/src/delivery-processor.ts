@@ -70,10 +70,18 @@ export class DeliveryProcessor {
     // is decided by its claim below) and its event. Otherwise read now.
     const first = firstAttemptOf(job);
     const delivery = first?.delivery ?? (await deliveries.findById(job.deliveryId));
-    if (!delivery || delivery.state !== 'pending') return;
+    if (!delivery) {
+      await deliveries.dropOrphanSchedule(job.deliveryId);
+      return;
+    }
+    if (delivery.state !== 'pending') {
+      // Settled (by a worker of the release before, which leaves the schedule): nothing is due any more.
+      if (delivery.scheduled) await deliveries.set(delivery, { state: 'delivered' });
+      return;
+    }
     const webhook = await webhooks.findById(delivery.webhookId);
     if (!webhook || webhook.status !== 'enabled') {
-      await deliveries.set(delivery._id, {
+      await deliveries.set(delivery, {
         state: 'failed',
         reason: webhook ? 'endpoint disabled' : 'endpoint deleted',
       });
@@ -81,7 +89,7 @@ export class DeliveryProcessor {
     }
     const message = await this.bodyFor(delivery, webhook, first?.event);
     if ('state' in message) {
-      await deliveries.set(delivery._id, { state: message.state, reason: message.reason });
+      await deliveries.set(delivery, { state: message.state, reason: message.reason });
       webhookDeliveries.inc({ outcome: message.state });
       return;
     }
@@ -197,7 +205,7 @@ export class DeliveryProcessor {
   ): Promise<void> {
     const { deliveries, queue } = this.deps;
     if (result.ok) {
-      await deliveries.set(delivery._id, {
+      await deliveries.set(delivery, {
         state: 'delivered',
         attempts: n,
         lastStatusCode: result.statusCode,
@@ -213,7 +221,7 @@ export class DeliveryProcessor {
     }
     const delay = nextAttemptDelayMs(this.deps.schedule, n);
     if (delay === null) {
-      await deliveries.set(delivery._id, {
+      await deliveries.set(delivery, {
         state: 'failed',
         attempts: n,
         lastStatusCode: result.statusCode,
@@ -225,7 +233,7 @@ export class DeliveryProcessor {
       return;
     }
     const nextAttemptAt = new Date(Date.now() + delay);
-    await deliveries.set(delivery._id, { attempts: n, nextAttemptAt, lastStatusCode: result.statusCode });
+    await deliveries.set(delivery, { attempts: n, nextAttemptAt, lastStatusCode: result.statusCode });
     if (!counted) webhookDeliveries.inc({ outcome: result.refused ? 'refused' : 'failed' });
     await queue.enqueue(delivery._id, n + 1, delay).catch(() => undefined); // the sweep queues it when Redis is back
   }
@@ -261,7 +269,7 @@ export class DeliveryProcessor {
   async sweep(): Promise<void> {
     const due = await this.deps.deliveries.due(new Date(), SWEEP_BATCH);
     webhookDuePending.set(due.length);
-    await this.deps.queue.enqueueMany(due.map((d) => ({ deliveryId: d._id, attempt: d.attempts + 1 })));
+    await this.deps.queue.enqueueMany(due);
     const depth = await this.deps.queue.depth();
     for (const [state, count] of Object.entries(depth)) webhookQueueDepth.set({ state }, count);
   }

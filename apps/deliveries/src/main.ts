@@ -42,6 +42,9 @@ const start = async () => {
   const webhooks = new WebhookStore(mongo.db, new SecretBox(env.webhookSecretsKey));
   // The events subgraph owns the indexes (it creates them, or the index Job does: MONGO_INDEXES).
   const deliveries = new DeliveryStore(mongo.db);
+  // Deliveries of the release before still pending get their schedule, which the sweep reads (once; none after that).
+  const adopted = await deliveries.scheduleEarlierPending();
+  if (adopted > 0) logger.info({ deliveries: adopted }, 'scheduled the pending deliveries of the release before');
   const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
   const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
   // The worker's own events (webhook.disabled) go through the events database's outbox, like every write's.

@@ -6,7 +6,14 @@
  */
 import type { Db } from 'mongodb';
 import { suiteDatabases, unique } from '@platform/testing';
-import { ATTEMPTS_COLLECTION, DeliveryStore, newDelivery } from './delivery-store';
+import {
+  ATTEMPTS_COLLECTION,
+  DELIVERIES_COLLECTION,
+  DeliveryStore,
+  newDelivery,
+  SCHEDULE_COLLECTION,
+  type DeliveryDocument,
+} from './delivery-store';
 
 describe('the attempt log', () => {
   const databases = suiteDatabases({ recordWire: true });
@@ -87,5 +94,89 @@ describe('the attempt log', () => {
       );
     expect((await store.findAttempt(one._id, 1))?.statusCode).toBe(204);
     expect((await store.attemptsOf([one._id])).map((a) => a.statusCode)).toEqual([204]);
+  });
+
+  /** The commands sent to the deliveries and the schedule since `from`, as `<command> <collection>`. */
+  const sent = (from: number) =>
+    databases
+      .commands()
+      .slice(from)
+      .map((c) => `${c.name} ${String(c.body[c.name])}`)
+      .filter((c) => c.endsWith(DELIVERIES_COLLECTION) || c.endsWith(SCHEDULE_COLLECTION));
+
+  it('when deliveries are made, retried, delivered and given up, then what is due is written on the schedule and only failure on the delivery', async () => {
+    const store = new DeliveryStore(db);
+    const [retried, failed] = [delivery(), delivery()];
+    let from = databases.commands().length;
+    expect(await store.createMany([retried, failed])).toHaveLength(2);
+    // The schedule first: a crash in between leaves no delivery that nothing will try.
+    expect(sent(from)).toEqual([`insert ${SCHEDULE_COLLECTION}`, `insert ${DELIVERIES_COLLECTION}`]);
+    expect((await store.due(new Date(), 100)).filter((d) => [retried._id, failed._id].includes(d.deliveryId))).toHaveLength(2);
+
+    // Try 1 failed: the next try is due later, on the schedule alone.
+    const later = new Date(Date.now() + 60_000);
+    from = databases.commands().length;
+    await store.set(retried, { attempts: 1, nextAttemptAt: later, lastStatusCode: 503 });
+    expect(sent(from)).toEqual([`update ${SCHEDULE_COLLECTION}`]);
+    expect(await store.findById(retried._id)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: later });
+    expect((await store.due(new Date(), 100)).map((d) => d.deliveryId)).not.toContain(retried._id);
+    expect(await store.due(new Date(Date.now() + 120_000), 100)).toContainEqual({ deliveryId: retried._id, attempt: 2 });
+
+    // Try 2 delivered: the schedule goes, the delivery is not written; its log says what happened.
+    await store.claimAttempt(retried, 1);
+    await store.finishAttempt(retried, 1, { statusCode: 503, durationMs: 4, error: null });
+    await store.claimAttempt(retried, 2);
+    await store.finishAttempt(retried, 2, { statusCode: 200, durationMs: 4, error: null });
+    from = databases.commands().length;
+    await store.set(retried, { state: 'delivered', attempts: 2, lastStatusCode: 200, reason: null });
+    expect(sent(from)).toEqual([`delete ${SCHEDULE_COLLECTION}`]);
+    expect((await store.findById(retried._id))?.state).toBe('delivered');
+
+    // Given up: written on the delivery (the log's filter and the API read it), then the schedule goes.
+    from = databases.commands().length;
+    await store.set(failed, { state: 'failed', attempts: 1, reason: 'every attempt of the retry schedule failed' });
+    expect(sent(from)).toEqual([`update ${DELIVERIES_COLLECTION}`, `delete ${SCHEDULE_COLLECTION}`]);
+
+    const views = await store.views(
+      (await store.deliveries.find({ _id: { $in: [retried._id, failed._id] } }).sort({ _id: 1 }).toArray()) as DeliveryDocument[],
+    );
+    const byId = new Map(views.map((v) => [v._id, v]));
+    expect([byId.get(retried._id)?.state, byId.get(retried._id)?.attempts, byId.get(retried._id)?.attemptLog.length]).toEqual(['delivered', 2, 2]);
+    expect([byId.get(failed._id)?.state, byId.get(failed._id)?.attempts]).toEqual(['failed', 1]);
+    expect((await store.due(new Date(Date.now() + 120_000), 1_000)).map((d) => d.deliveryId)).not.toEqual(
+      expect.arrayContaining([retried._id]),
+    );
+
+    // Redelivered: pending again, the next try after those made.
+    await store.set(byId.get(retried._id)!, { state: 'pending', attempts: 2, nextAttemptAt: new Date(), reason: null });
+    expect(await store.findById(retried._id)).toMatchObject({ state: 'pending', attempts: 2 });
+    expect(await store.due(new Date(), 1_000)).toContainEqual({ deliveryId: retried._id, attempt: 3 });
+  });
+
+  it('when a fan-out is retried or died between its inserts, then nothing is made twice, and a schedule without its delivery goes once old', async () => {
+    const store = new DeliveryStore(db);
+    const one = delivery();
+    expect(await store.createMany([one])).toHaveLength(1);
+    expect(await store.createMany([one])).toHaveLength(0);
+    expect(await store.schedule.countDocuments({ _id: one._id })).toBe(1);
+
+    const orphan = delivery();
+    await store.schedule.insertOne({ _id: orphan._id, webhookId: 7, attempts: 0, nextAttemptAt: new Date(), createdAt: new Date() });
+    await store.dropOrphanSchedule(orphan._id);
+    expect(await store.schedule.countDocuments({ _id: orphan._id })).toBe(1); // young: its fan-out may be retried
+    await store.dropOrphanSchedule(orphan._id, Date.now() + 11 * 60_000);
+    expect(await store.schedule.countDocuments({ _id: orphan._id })).toBe(0);
+  });
+
+  it('when deliveries of the release before are pending, then they are scheduled once, and the ones settled stay as they are', async () => {
+    const store = new DeliveryStore(db);
+    const { scheduled: _pending, ...earlier } = delivery();
+    const { scheduled: _delivered, ...settled } = { ...delivery(), state: 'delivered' as const, attempts: 1 };
+    await store.deliveries.insertMany([earlier, settled]);
+    expect(await store.scheduleEarlierPending()).toBeGreaterThanOrEqual(1);
+    expect(await store.due(new Date(Date.now() + 1_000), 10_000)).toContainEqual({ deliveryId: earlier._id, attempt: 1 });
+    expect((await store.findById(settled._id))?.state).toBe('delivered');
+    expect(await store.schedule.countDocuments({ _id: settled._id })).toBe(0);
+    expect(await store.scheduleEarlierPending()).toBe(0);
   });
 });

@@ -9,6 +9,16 @@
  * FerretDB v1 an update is a pass over the whole collection under the database's one writer (an insert is an index
  * lookup), and the attempts collection keeps every try of the retention period. Readers merge the two (`attemptsOf`,
  * `findAttempt`); a claim whose `finishedAt` is set (written by an update before this) needs no outcome.
+ *
+ * For the same reason what is still due lives in a collection of its own (`webhook_schedule`, one document per
+ * delivery that has tries left: its tries so far and when the next is due), not in the delivery: a delivery whose try
+ * succeeds deletes its schedule (a pass over what is due, which is small) instead of updating itself (a pass over
+ * every delivery of the retention period: 82 % of FerretDB's CPU with a webhook on every write, measured), and the
+ * sweep that rebuilds the queue reads only the schedule. A delivery made so (`scheduled`) is pending while its schedule
+ * exists and delivered once it is gone; failed and withheld are written on the delivery itself (rare, and the log's
+ * filter reads them). The fan-out inserts the schedule before the delivery: a crash in between leaves a schedule
+ * without its delivery (dropped by the worker once old), never a delivery that nothing will try; a re-published
+ * event's schedule for a delivery made before is harmless, since the next try's claim says it was made.
  */
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import type { EventAudience } from '@platform/events';
@@ -16,6 +26,7 @@ import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
 export const DELIVERIES_COLLECTION = 'webhook_deliveries';
 export const ATTEMPTS_COLLECTION = 'webhook_attempts';
+export const SCHEDULE_COLLECTION = 'webhook_schedule';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'withheld';
 
@@ -43,7 +54,28 @@ export interface DeliveryDocument {
   lastStatusCode: number | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * Its pending state and next try are in `webhook_schedule` (every delivery made since 2026-12-01): `state` stays
+   * `pending` on the document until it fails or is withheld, and a pending one without a schedule was delivered.
+   * Absent on deliveries made before: their state is all on the document.
+   */
+  scheduled?: true;
 }
+
+/** What is still due of a delivery (`webhook_schedule`): its tries so far and when the next is due. */
+export interface ScheduleDocument {
+  _id: string;
+  webhookId: number;
+  attempts: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+}
+
+/** A delivery as its readers see it (the schedule's tries and next time in, delivered once that is gone), with its log. */
+export type DeliveryView = DeliveryDocument & { attemptLog: AttemptDocument[] };
+
+/** A schedule without its delivery (a fan-out that died between the two inserts) is dropped once this old. */
+const ORPHAN_SCHEDULE_MS = 10 * 60 * 1000;
 
 export interface AttemptDocument {
   _id: string;
@@ -120,7 +152,15 @@ export function newDelivery(
     lastStatusCode: null,
     createdAt: now,
     updatedAt: now,
+    scheduled: true,
   };
+}
+
+/** The delivery with its schedule in: pending with the schedule's tries and time, or delivered once it is gone. */
+function withSchedule(delivery: DeliveryDocument, schedule: ScheduleDocument | null | undefined): DeliveryDocument {
+  if (!delivery.scheduled || delivery.state !== 'pending') return delivery;
+  if (schedule) return { ...delivery, attempts: schedule.attempts, nextAttemptAt: schedule.nextAttemptAt };
+  return { ...delivery, state: 'delivered' };
 }
 
 /** The sweep's due deliveries, a webhook's log, a delivery's attempts; webhooks by owner and the enabled ones. */
@@ -136,6 +176,9 @@ export const DELIVERY_INDEXES: IndexSpec[] = [
     options: { name: 'webhookId_1__id_-1' },
   },
   { collection: ATTEMPTS_COLLECTION, key: { deliveryId: 1, n: 1 }, options: { name: 'deliveryId_1_n_1' } },
+  // The sweep's due tries, and a webhook's schedule when it is deleted.
+  { collection: SCHEDULE_COLLECTION, key: { nextAttemptAt: 1 }, options: { name: 'nextAttemptAt_1' } },
+  { collection: SCHEDULE_COLLECTION, key: { webhookId: 1 }, options: { name: 'webhookId_1' } },
   { collection: 'webhooks', key: { ownerId: 1, _id: 1 }, options: { name: 'ownerId_1__id_1' } },
   // The fan-out's read of the enabled webhooks (WebhookStore.enabled) at every batch of events.
   { collection: 'webhooks', key: { status: 1 }, options: { name: 'status_1' } },
@@ -144,17 +187,40 @@ export const DELIVERY_INDEXES: IndexSpec[] = [
 export class DeliveryStore {
   readonly deliveries: Collection<DeliveryDocument>;
   readonly attempts: Collection<AttemptDocument>;
+  readonly schedule: Collection<ScheduleDocument>;
   private readonly outcomes: Collection<OutcomeDocument>;
 
   constructor(db: Db) {
     this.deliveries = db.collection<DeliveryDocument>(DELIVERIES_COLLECTION);
     this.attempts = db.collection<AttemptDocument>(ATTEMPTS_COLLECTION);
+    this.schedule = db.collection<ScheduleDocument>(SCHEDULE_COLLECTION);
     this.outcomes = db.collection<OutcomeDocument>(ATTEMPTS_COLLECTION);
   }
 
-  /** Stores the deliveries that are new; resolves them (a retried fan-out adds nothing). */
+  /**
+   * Stores the deliveries that are new; resolves them (a retried fan-out adds nothing). Their schedules go first (see
+   * the module's comment): one already there is left as it is.
+   */
   async createMany(deliveries: readonly DeliveryDocument[]): Promise<DeliveryDocument[]> {
     if (deliveries.length === 0) return [];
+    const scheduled = deliveries.filter((d) => d.scheduled && d.state === 'pending');
+    if (scheduled.length > 0) {
+      await this.schedule
+        .insertMany(
+          scheduled.map((d) => ({
+            _id: d._id,
+            webhookId: d.webhookId,
+            attempts: d.attempts,
+            nextAttemptAt: d.nextAttemptAt,
+            createdAt: d.createdAt,
+          })),
+          { ordered: false },
+        )
+        .catch((error: unknown) => {
+          // Some were there (a fan-out retried): the others went in all the same (unordered).
+          if (!(error instanceof MongoBulkWriteError) || !isDuplicateKeyError(error)) throw error;
+        });
+    }
     try {
       await this.deliveries.insertMany([...deliveries], { ordered: false });
       return [...deliveries];
@@ -173,17 +239,69 @@ export class DeliveryStore {
     }
   }
 
-  findById(id: string): Promise<DeliveryDocument | null> {
-    return this.deliveries.findOne({ _id: id });
+  /** The delivery as its readers see it (its schedule in), or null. */
+  async findById(id: string): Promise<DeliveryDocument | null> {
+    const delivery = await this.deliveries.findOne({ _id: id });
+    if (!delivery?.scheduled || delivery.state !== 'pending') return delivery;
+    return withSchedule(delivery, await this.schedule.findOne({ _id: id }));
   }
 
-  /** Deliveries due at `before` (the sweep that rebuilds the queue), oldest due first. */
-  due(before: Date, limit: number): Promise<DeliveryDocument[]> {
-    return this.deliveries
-      .find({ state: 'pending', nextAttemptAt: { $lte: before } })
+  /**
+   * Deliveries as their readers see them, each with its log: a delivered one's tries are those of its log (its
+   * document still says what it had when it was made).
+   */
+  async views(deliveries: readonly DeliveryDocument[]): Promise<DeliveryView[]> {
+    if (deliveries.length === 0) return [];
+    const ids = deliveries.map((d) => d._id);
+    const pending = deliveries.filter((d) => d.scheduled && d.state === 'pending');
+    const schedules = new Map(
+      (pending.length === 0 ? [] : await this.schedule.find({ _id: { $in: pending.map((d) => d._id) } }).toArray()).map(
+        (s) => [s._id, s],
+      ),
+    );
+    const attempts = await this.attemptsOf(ids);
+    return deliveries.map((stored) => {
+      const delivery = stored.scheduled ? withSchedule(stored, schedules.get(stored._id)) : stored;
+      const attemptLog = attempts.filter((a) => a.deliveryId === delivery._id);
+      const made = delivery.scheduled && delivery.state === 'delivered' && stored.state === 'pending';
+      return { ...delivery, ...(made ? { attempts: attemptLog.length } : {}), attemptLog };
+    });
+  }
+
+  /** What is due at `before` (the sweep that rebuilds the queue), oldest due first: each delivery and its next try. */
+  async due(before: Date, limit: number): Promise<Array<{ deliveryId: string; attempt: number }>> {
+    const scheduled = await this.schedule
+      .find({ nextAttemptAt: { $lte: before } })
       .sort({ nextAttemptAt: 1 })
       .limit(limit)
       .toArray();
+    return scheduled.map((s) => ({ deliveryId: s._id, attempt: s.attempts + 1 }));
+  }
+
+  /**
+   * Deliveries of the release before (their state all on the document) still pending get a schedule, so the sweep that
+   * reads only the schedule queues them too; once each (the worker at start: a pass over the deliveries on FerretDB).
+   */
+  async scheduleEarlierPending(): Promise<number> {
+    const earlier = await this.deliveries.find({ state: 'pending', scheduled: { $exists: false } }).toArray();
+    for (const delivery of earlier) {
+      await insertOnce(this.schedule, {
+        _id: delivery._id,
+        webhookId: delivery.webhookId,
+        attempts: delivery.attempts,
+        nextAttemptAt: delivery.nextAttemptAt,
+        createdAt: delivery.createdAt,
+      });
+      await this.deliveries.updateOne({ _id: delivery._id }, { $set: { scheduled: true } });
+    }
+    return earlier.length;
+  }
+
+  /** A schedule whose delivery does not exist (a fan-out that died between its inserts) is dropped once old. */
+  async dropOrphanSchedule(id: string, now = Date.now()): Promise<void> {
+    const schedule = await this.schedule.findOne({ _id: id });
+    if (schedule && schedule.createdAt.getTime() < now - ORPHAN_SCHEDULE_MS)
+      await this.schedule.deleteOne({ _id: id });
   }
 
   /**
@@ -263,13 +381,55 @@ export class DeliveryStore {
     });
   }
 
-  /** Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state. */
-  async set(id: string, changes: Partial<Omit<DeliveryDocument, '_id'>>): Promise<void> {
-    await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() } });
+  /**
+   * Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state. A scheduled
+   * delivery: delivered deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the schedule;
+   * failed or withheld on the delivery, then its schedule goes; pending again (a redelivery) on both.
+   */
+  async set(
+    delivery: Pick<DeliveryDocument, '_id' | 'webhookId' | 'scheduled' | 'createdAt'>,
+    changes: Partial<Omit<DeliveryDocument, '_id'>>,
+  ): Promise<void> {
+    const id = delivery._id;
+    const now = new Date();
+    if (!delivery.scheduled) {
+      await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: now } });
+      return;
+    }
+    const { state, attempts, nextAttemptAt, ...rest } = changes;
+    if (state === 'delivered') {
+      await this.schedule.deleteOne({ _id: id });
+      return;
+    }
+    if (state === 'failed' || state === 'withheld') {
+      await this.deliveries.updateOne(
+        { _id: id },
+        { $set: { ...rest, state, ...(attempts === undefined ? {} : { attempts }), updatedAt: now } },
+      );
+      await this.schedule.deleteOne({ _id: id });
+      return;
+    }
+    if (state === 'pending') {
+      await this.deliveries.updateOne({ _id: id }, { $set: { ...rest, state, updatedAt: now } });
+    }
+    if (attempts !== undefined || nextAttemptAt !== undefined) {
+      await this.schedule.updateOne(
+        { _id: id },
+        {
+          $set: {
+            ...(attempts === undefined ? {} : { attempts }),
+            ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
+          },
+          $setOnInsert: { webhookId: delivery.webhookId, createdAt: now, ...(attempts === undefined ? { attempts: 0 } : {}) },
+        },
+        { upsert: true },
+      );
+    }
   }
 
   async deleteOfWebhook(webhookId: number): Promise<void> {
     await this.deliveries.deleteMany({ webhookId });
     await this.attempts.deleteMany({ webhookId });
+    await this.schedule.deleteMany({ webhookId });
   }
 }

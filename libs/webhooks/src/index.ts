@@ -24,12 +24,15 @@ export {
   DELIVERY_INDEXES,
   DELIVERIES_COLLECTION,
   ATTEMPTS_COLLECTION,
+  SCHEDULE_COLLECTION,
   deliveryIdOf,
   newDelivery,
   attemptIdOf,
   type DeliveryDocument,
   type AttemptDocument,
   type DeliveryState,
+  type DeliveryView,
+  type ScheduleDocument,
 } from './delivery-store';
 export {
   DeliveryQueue,

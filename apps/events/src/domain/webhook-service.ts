@@ -24,9 +24,8 @@ import {
   type EventType,
 } from '@platform/events';
 import type {
-  AttemptDocument,
-  DeliveryDocument,
   DeliveryStore,
+  DeliveryView,
   EventFanOut,
   WebhookDocument,
   WebhookStore,
@@ -46,9 +45,7 @@ export interface WebhookSettings {
   maxPerOwner: number;
 }
 
-export interface DeliveryWithAttempts extends DeliveryDocument {
-  attemptLog: AttemptDocument[];
-}
+export type DeliveryWithAttempts = DeliveryView;
 
 const fail = (field: string, message: string): never => {
   throw validationError([{ field, message }]);
@@ -327,9 +324,8 @@ export class WebhookService {
       first: first + 1,
     });
     const page = found.slice(0, first);
-    const attempts = await this.deliveries.attemptsOf(page.map((d) => d._id));
     return {
-      nodes: page.map((d) => ({ ...d, attemptLog: attempts.filter((a) => a.deliveryId === d._id) })),
+      nodes: await this.deliveries.views(page),
       pageInfo: { endCursor: page.at(-1)?._id ?? null, hasNextPage: found.length > first },
     };
   }
@@ -337,7 +333,8 @@ export class WebhookService {
   /** Sends one delivery again (a new attempt, the same `webhook-id`): from its log, also after it was delivered or failed. */
   async redeliver(caller: Caller, rawId: unknown, deliveryId: string): Promise<DeliveryWithAttempts> {
     const webhook = await this.requireManaged(caller, rawId);
-    const delivery = await this.deliveries.findById(deliveryId);
+    const stored = await this.deliveries.deliveries.findOne({ _id: deliveryId });
+    const delivery = stored && (await this.deliveries.views([stored]))[0]!;
     const principal = this.owner(caller);
     const admin = isAdmin(principal);
     if (
@@ -354,9 +351,10 @@ export class WebhookService {
       throw new AppError('CONFLICT', 'The webhook is disabled; enable it before redelivering');
     }
     const now = new Date();
-    await this.deliveries.set(delivery._id, { state: 'pending', nextAttemptAt: now, reason: null });
-    const pending = { ...delivery, state: 'pending' as const, nextAttemptAt: now, reason: null };
+    // The next try follows those made (its log's, for a delivery whose schedule went when it was delivered).
+    await this.deliveries.set(delivery, { state: 'pending', attempts: delivery.attempts, nextAttemptAt: now, reason: null });
+    const { attemptLog, ...pending } = { ...delivery, state: 'pending' as const, nextAttemptAt: now, reason: null };
     await this.fanOut.enqueue([pending]);
-    return { ...pending, attemptLog: await this.deliveries.attemptsOf([delivery._id]) };
+    return { ...pending, attemptLog };
   }
 }
