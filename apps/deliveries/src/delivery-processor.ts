@@ -57,6 +57,8 @@ export interface ProcessorDeps {
   schedule: readonly number[];
   /** The longest one attempt may take (WEBHOOK_TIMEOUT_MS): a claim older than this, unfinished, was interrupted. */
   timeoutMs: number;
+  /** Called once a try is claimed, before it is sent: makes what the job wrote so far known (worker-writes.ts). */
+  claimed?: () => Promise<void>;
 }
 
 const SWEEP_BATCH = 500;
@@ -99,6 +101,7 @@ export class DeliveryProcessor {
       await this.claimTaken(delivery, n);
       return;
     }
+    await this.deps.claimed?.();
     const secrets = webhooks.signingSecrets(webhook);
     const result = await this.deps.sender.send(webhook.url, {
       id: delivery.messageId,

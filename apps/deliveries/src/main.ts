@@ -10,7 +10,7 @@ import { isProduction, queueConnection } from '@platform/config';
 import { SecretBox } from '@platform/events';
 import { createLogger } from '@platform/logging';
 import { connectMongo, EventRelay, monitorMongo } from '@platform/mongo';
-import { RedisGenerations } from '@platform/read-cache';
+import { createSubgraphWrites, RedisGenerations } from '@platform/read-cache';
 import { runService } from '@platform/service';
 import {
   DELIVERY_QUEUE,
@@ -27,6 +27,7 @@ import { DeliveryProcessor } from './delivery-processor';
 import { systemResolver } from './egress';
 import { usersOwnerRights } from './owner-rights';
 import { WebhookSender } from './sender';
+import { EVENTS_SUBGRAPH, WorkerWrites } from './worker-writes';
 
 const start = async () => {
   const env = loadDeliveriesEnvironment();
@@ -38,10 +39,16 @@ const start = async () => {
     production: isProduction(env),
     allowStandalone: env.MONGO_ALLOW_STANDALONE,
   });
-  const events = new EventStore(mongo.db);
-  const webhooks = new WebhookStore(mongo.db, new SecretBox(env.webhookSecretsKey));
+  // What the worker writes to the events service's database bumps the events subgraph's generations, as the
+  // subgraph's own writes do: the facades keep its answers (a delivery log) under them (worker-writes.ts).
+  const workerWrites = new WorkerWrites(
+    createSubgraphWrites({ subgraph: EVENTS_SUBGRAPH, redisUrl: env.REDIS_URL, logger }),
+  );
+  const db = workerWrites.db(mongo.db);
+  const events = new EventStore(db);
+  const webhooks = new WebhookStore(db, new SecretBox(env.webhookSecretsKey));
   // The events subgraph owns the indexes (it creates them, or the index Job does: MONGO_INDEXES).
-  const deliveries = new DeliveryStore(mongo.db);
+  const deliveries = new DeliveryStore(db);
   // Deliveries of the release before still pending get their schedule, which the sweep reads (once; none after that).
   const adopted = await deliveries.scheduleEarlierPending();
   if (adopted > 0) logger.info({ deliveries: adopted }, 'scheduled the pending deliveries of the release before');
@@ -49,7 +56,7 @@ const start = async () => {
   const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
   // The worker's own events (webhook.disabled) go through the events database's outbox, like every write's.
   const relay = new EventRelay({
-    db: mongo.db,
+    db,
     logger,
     transport: localTransport(fanOut, events),
     sweepAfterMs: 10_000,
@@ -90,10 +97,11 @@ const start = async () => {
     owners,
     schedule: env.schedule,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    claimed: () => workerWrites.flush(),
   });
   // A job's lock outlives the longest attempt; a worker that died releases its jobs to others after it (stalled jobs).
   const lockMs = env.WEBHOOK_TIMEOUT_MS + 5_000;
-  const worker = new Worker<DeliveryJob>(DELIVERY_QUEUE, (job) => processor.process(job.data), {
+  const worker = new Worker<DeliveryJob>(DELIVERY_QUEUE, (job) => workerWrites.job(() => processor.process(job.data)), {
     connection: queueConnection(env.REDIS_URL, 'worker'),
     prefix: env.WEBHOOK_QUEUE_PREFIX,
     concurrency: env.WEBHOOK_CONCURRENCY,
@@ -140,6 +148,7 @@ const start = async () => {
       await queue.close();
       await sender.close();
       await owners.close();
+      await workerWrites.close();
       await mongo.close();
     },
   });

@@ -3,15 +3,19 @@
  * under a key derived from WEBHOOK_SECRETS_KEY, and bound to the webhook they belong to (additional data), so a sealed
  * secret copied onto another webhook does not open. No library adds anything over node:crypto's AEAD here.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const FORMAT = 'v1';
 
 export class SecretBox {
-  private readonly key: Buffer;
+  /**
+   * A KeyObject, made once: given the raw bytes, every cipher imports the key again (measured in Node 24, 35-40 µs per
+   * open against 8-11 µs; the worker opens a webhook's secret at every try).
+   */
+  private readonly key: KeyObject;
 
   constructor(masterKey: string) {
-    this.key = createHmac('sha256', masterKey).update('api-platform webhook secrets').digest();
+    this.key = createSecretKey(createHmac('sha256', masterKey).update('api-platform webhook secrets').digest());
   }
 
   seal(plain: string, boundTo: string): string {

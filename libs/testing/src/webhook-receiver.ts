@@ -26,6 +26,8 @@ export interface WebhookReceiver {
   received: ReceivedDelivery[];
   /** The status to answer the next request with (default 200). */
   respond: (status: (delivery: ReceivedDelivery) => number) => void;
+  /** Answers nothing until `until` resolves (requests are recorded as they arrive). */
+  hold: (until: Promise<void>) => void;
   /** The body verified with `secret` (throws WebhookVerificationError when tampered, stale or signed otherwise). */
   verify: (delivery: ReceivedDelivery, secret: string) => unknown;
   close(): Promise<void>;
@@ -42,13 +44,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   const { host = '127.0.0.1', port = 0, tls } = options;
   const received: ReceivedDelivery[] = [];
   let status: (delivery: ReceivedDelivery) => number = () => 200;
+  let held: Promise<void> = Promise.resolve();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const delivery = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(delivery);
-      res.writeHead(status(delivery), { 'content-type': 'text/plain' }).end('ok');
+      void held.then(() => res.writeHead(status(delivery), { 'content-type': 'text/plain' }).end('ok'));
     });
   };
   const server: Server | TlsServer = tls
@@ -62,6 +65,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     received,
     respond: (next) => {
       status = next;
+    },
+    hold: (until) => {
+      held = until;
     },
     verify: (delivery, secret) =>
       new Webhook(secret).verify(delivery.body, {

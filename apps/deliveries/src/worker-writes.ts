@@ -1,0 +1,87 @@
+/**
+ * The worker's writes to the events service's database, known to the read cache's generations (ADR 0017, 0019): the
+ * facades and the gateway keep the events subgraph's answers (a webhook's delivery log, a webhook) under the
+ * generations of what they read, and the subgraph bumps them for its own writes; the worker writes the same database
+ * itself (a try's claim and outcome, what is due, a webhook it disables, its own outbox), so it bumps them too, under
+ * the events subgraph's name. Without it a log read through a facade with the read cache on was kept as it was before
+ * the try until the cache's TTL (apps/e2e/src/events-log-fresh.e2e.ts).
+ *
+ * The worker's `Db` is tracked (libs/mongo data-access-tracking, as a subgraph's is). A job runs in a scope of its own
+ * (`job`) that collects what it wrote and bumps it when the job ends; `flush` bumps what the job wrote so far (the
+ * processor calls it once a try is claimed, so the log shows the try while it is on its way). A write outside any job
+ * (the sweep, the start) bumps before its own promise resolves. Hand-written over the two libraries' parts: the
+ * subgraphs' scope is an HTTP request's (libs/graphql-server), the worker's is a job's.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db } from 'mongodb';
+import { ID_CLAIMS_COLLECTION, trackDataAccess, VERSION_CLAIMS_COLLECTION } from '@platform/mongo';
+import type { SubgraphWrites } from '@platform/read-cache';
+
+/** The events subgraph's name: the generations its readers depend on (libs/graphql-server runSubgraph). */
+export const EVENTS_SUBGRAPH = 'events';
+
+interface Written {
+  flush: boolean;
+  documents: Map<string, Set<string>>;
+}
+
+const nothing = (): Written => ({ flush: false, documents: new Map() });
+
+export class WorkerWrites {
+  private readonly scope = new AsyncLocalStorage<Written>();
+
+  /** `writes` undefined (no REDIS_URL): nothing to bump, the Db is left as it is. */
+  constructor(private readonly writes: SubgraphWrites | undefined) {}
+
+  db(db: Db): Db {
+    if (!this.writes) return db;
+    return trackDataAccess(
+      db,
+      {
+        read: () => undefined,
+        wrote: (collection, ids) => this.record(ids === undefined, collection, ids),
+        opaque: (effect) => (effect === 'write' ? this.record(true, undefined, undefined) : undefined),
+      },
+      { bookkeeping: new Set([VERSION_CLAIMS_COLLECTION, ID_CLAIMS_COLLECTION]) },
+    );
+  }
+
+  /** Runs one job in a scope of its own; what it wrote is bumped before the job is done. */
+  job<T>(run: () => Promise<T>): Promise<T> {
+    if (!this.writes) return run();
+    return this.scope.run(nothing(), async () => {
+      try {
+        return await run();
+      } finally {
+        await this.flush();
+      }
+    });
+  }
+
+  /** Bumps what the current job wrote so far. */
+  async flush(): Promise<void> {
+    const written = this.scope.getStore();
+    if (!written || !this.writes || (!written.flush && written.documents.size === 0)) return;
+    const pending = { flush: written.flush, documents: new Map(written.documents) };
+    written.flush = false;
+    written.documents.clear();
+    await this.writes.wrote(pending);
+  }
+
+  close(): Promise<void> {
+    return this.writes?.close() ?? Promise.resolve();
+  }
+
+  private record(flush: boolean, collection: string | undefined, ids: readonly string[] | undefined): void | Promise<void> {
+    const written = this.scope.getStore() ?? nothing();
+    if (flush) written.flush = true;
+    if (collection !== undefined) {
+      const documents = written.documents.get(collection) ?? new Set<string>();
+      written.documents.set(collection, documents);
+      for (const id of ids ?? []) documents.add(id);
+    }
+    // Outside a job: bumped now, and the write's caller waits for it.
+    if (!this.scope.getStore()) return this.writes!.wrote(written);
+    return undefined;
+  }
+}
