@@ -20,6 +20,7 @@
  *   npm run bench:events -- --modes=off,recorded # only these
  *   npm run bench:events -- --modes=on --rate=30 # the lag at 30 writes a second
  *   npm run bench:events -- --db-profile         # and the database's time per write by command shape
+ *   npm run bench:events -- --cpu-prof=/tmp/prof # a V8 CPU profile of every process, written as it stops
  *
  * Each round also prints the CPU each process spent per acknowledged write during the load, and for `on` per write
  * until its delivery arrived (the load and the drain after it: what a write costs wherever its work ran).
@@ -61,6 +62,8 @@ const DURATION_S = option('duration', 20);
 const RATE = process.argv.some((a) => a.startsWith('--rate=')) ? option('rate', 1) : undefined;
 type Mode = 'off' | 'recorded' | 'on';
 const ALL_MODES: Mode[] = ['off', 'recorded', 'on'];
+/** `--cpu-prof=DIR`: every process writes a V8 CPU profile into DIR when it stops (for reading by hand). */
+const CPU_PROF = process.argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
 /** `--db-profile`: the processes reach FerretDB through the wire recorder, and each round prints where its time went. */
 const DB_PROFILE = process.argv.includes('--db-profile');
 /** `--modes=off,recorded`: only these (`--split`, of the release before, is every mode: the default). */
@@ -134,6 +137,7 @@ async function run(mode: Mode): Promise<Outcome> {
       EVENTS: events ? 'on' : 'off',
       WEBHOOK_ALLOW_LOOPBACK: 'true',
       NODE_EXTRA_CA_CERTS: tls.certFile,
+      ...(CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {}),
     },
   });
   try {
