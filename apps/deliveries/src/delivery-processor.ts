@@ -78,7 +78,7 @@ export class DeliveryProcessor {
     }
     if (delivery.state !== 'pending') {
       // Settled (by a worker of the release before, which leaves the schedule): nothing is due any more.
-      if (delivery.scheduled) await deliveries.set(delivery, { state: 'delivered' });
+      if (delivery.scheduled) await deliveries.dropSettledSchedule(delivery);
       return;
     }
     const webhook = await webhooks.findById(delivery.webhookId);

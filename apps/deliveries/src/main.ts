@@ -49,9 +49,16 @@ const start = async () => {
   const webhooks = new WebhookStore(db, new SecretBox(env.webhookSecretsKey));
   // The events subgraph owns the indexes (it creates them, or the index Job does: MONGO_INDEXES).
   const deliveries = new DeliveryStore(db);
-  // Deliveries of the release before still pending get their schedule, which the sweep reads (once; none after that).
-  const adopted = await deliveries.scheduleEarlierPending();
-  if (adopted > 0) logger.info({ deliveries: adopted }, 'scheduled the pending deliveries of the release before');
+  // Deliveries of the release before still pending get their schedule, which the sweep reads: at start, and every 10
+  // minutes while a rollout may still have replicas of that release making them (a pass over the deliveries on
+  // FerretDB, an index range on MongoDB; none once every replica is of this release).
+  const adoptEarlier = async () => {
+    const adopted = await deliveries.scheduleEarlierPending();
+    if (adopted > 0) logger.info({ deliveries: adopted }, 'scheduled the pending deliveries of the release before');
+  };
+  await adoptEarlier();
+  const adopter = setInterval(() => void adoptEarlier().catch(() => undefined), 10 * 60_000);
+  adopter.unref();
   const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
   const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
   // The worker's own events (webhook.disabled) go through the events database's outbox, like every write's.
@@ -143,6 +150,7 @@ const start = async () => {
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     onShutdown: async () => {
       clearInterval(sweeper);
+      clearInterval(adopter);
       await worker.close();
       await relay.close();
       await queue.close();

@@ -9,7 +9,8 @@
  * The worker's `Db` is tracked (libs/mongo data-access-tracking, as a subgraph's is). A job runs in a scope of its own
  * (`job`) that collects what it wrote and bumps it when the job ends; `flush` bumps what the job wrote so far (the
  * processor calls it once a try is claimed, so the log shows the try while it is on its way). A write outside any job
- * (the sweep, the start) bumps before its own promise resolves. Hand-written over the two libraries' parts: the
+ * (the sweep, the start) or after its job ended (a push the job started, which runs later in its async context) bumps
+ * before its own promise resolves. Hand-written over the two libraries' parts: the
  * subgraphs' scope is an HTTP request's (libs/graphql-server), the worker's is a job's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -23,9 +24,11 @@ export const EVENTS_SUBGRAPH = 'events';
 interface Written {
   flush: boolean;
   documents: Map<string, Set<string>>;
+  /** False once the job ended: what is written later in its async context (a push it started) bumps at once. */
+  open: boolean;
 }
 
-const nothing = (): Written => ({ flush: false, documents: new Map() });
+const nothing = (): Written => ({ flush: false, documents: new Map(), open: true });
 
 export class WorkerWrites {
   private readonly scope = new AsyncLocalStorage<Written>();
@@ -54,6 +57,7 @@ export class WorkerWrites {
         return await run();
       } finally {
         await this.flush();
+        this.scope.getStore()!.open = false;
       }
     });
   }
@@ -61,7 +65,7 @@ export class WorkerWrites {
   /** Bumps what the current job wrote so far. */
   async flush(): Promise<void> {
     const written = this.scope.getStore();
-    if (!written || !this.writes || (!written.flush && written.documents.size === 0)) return;
+    if (!written?.open || !this.writes || (!written.flush && written.documents.size === 0)) return;
     const pending = { flush: written.flush, documents: new Map(written.documents) };
     written.flush = false;
     written.documents.clear();
@@ -73,15 +77,16 @@ export class WorkerWrites {
   }
 
   private record(flush: boolean, collection: string | undefined, ids: readonly string[] | undefined): void | Promise<void> {
-    const written = this.scope.getStore() ?? nothing();
+    const job = this.scope.getStore();
+    const written = job?.open ? job : nothing();
     if (flush) written.flush = true;
     if (collection !== undefined) {
       const documents = written.documents.get(collection) ?? new Set<string>();
       written.documents.set(collection, documents);
       for (const id of ids ?? []) documents.add(id);
     }
-    // Outside a job: bumped now, and the write's caller waits for it.
-    if (!this.scope.getStore()) return this.writes!.wrote(written);
+    // Outside a job (or after it ended): bumped now, and the write's caller waits for it.
+    if (written !== job) return this.writes!.wrote(written);
     return undefined;
   }
 }

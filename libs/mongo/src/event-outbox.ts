@@ -8,9 +8,10 @@
  *      insert, cheap on FerretDB too);
  *   2. the data write itself;
  *   3. the write succeeded: publish the event (the relay, event-relay.ts) and drop the entry (an outbox entry is
- *      deleted; a claim that carried the event is deleted too, or keeps only its claim when it is a takeover's); it did
- *      not: the outbox entry is dropped, a claim given back by its holder takes its event with it; it threw: decide
- *      from the data at once, still under the claim (settleThrown).
+ *      deleted; a first attempt's claim that carried the event is deleted too, CLAIM_DROP_AFTER_MS after the commit,
+ *      and any other claim keeps only the claim); it did not: the outbox entry is dropped, a claim given back by its
+ *      holder takes its event with it; it threw: decide from the data at once while the writer still holds what made
+ *      it the only writer (a create's id: settleThrown; a claim it did not give back: aroundClaim).
  *
  * A process that dies between 1 and 3 leaves the entry behind. The relay's sweep takes entries older than the longest
  * a write may run (EVENTS_SWEEP_AFTER_MS) and looks at the data: the record is there / at that version / gone, so the
@@ -25,6 +26,7 @@ import type { RecordedEvent } from '@platform/events';
 import { currentDeadline } from '@platform/contracts';
 import { databaseTurn } from './write-turns';
 import {
+  CLAIM_CLOCK_MARGIN_MS,
   CLAIM_RETENTION_MS,
   claimEntry,
   takeoverOf,
@@ -114,8 +116,6 @@ export interface AbandonedEntry {
   claim?: ClaimRef & { settledBy: Date; takeover: string };
 }
 
-/** Beyond its settledBy a claim's holder has written or never will; replicas' clocks may differ by a little more. */
-const SETTLED_MARGIN_MS = 2_000;
 
 export class EventOutbox {
   readonly entries: Collection<OutboxEntry>;
@@ -181,10 +181,14 @@ export class EventOutbox {
       result = await write();
     } catch (error) {
       // A write that threw may still have happened (a lost answer, settled or not): published now when the data shows
-      // it; otherwise the claim's own rules decide, in the sweep (a claim is not judged before its settledBy).
-      const entry = { pending, claim: { ...claim, settledBy: new Date(claim.settledBy) } };
-      const verdict = await this.claimedEventVerdict(entry).catch(() => 'undecided' as const);
-      if (verdict === true) this.publisher.committed(pending, { _id: claim._id, attempt: claim.attempt });
+      // it; otherwise the claim's own rules decide, in the sweep (a claim is not judged before its settledBy). Not when
+      // its holder gave the claim back (refused, nothing sent): the event went with it, and another writer may hold
+      // the version by now, whose write the data would show.
+      if (!claim.released) {
+        const entry = { pending, claim: { ...claim, settledBy: new Date(claim.settledBy) } };
+        const verdict = await this.claimedEventVerdict(entry).catch(() => 'undecided' as const);
+        if (verdict === true) this.publisher.committed(pending, { _id: claim._id, attempt: claim.attempt });
+      }
       throw error;
     }
     if (committed(result)) {
@@ -274,7 +278,7 @@ export class EventOutbox {
     if (await this.claims.findOne({ _id: entry.claim.takeover }, { projection: { _id: 1 } })) return false;
     const verdict = await this.decide(entry.pending.check);
     if (verdict !== false) return verdict;
-    return now >= entry.claim.settledBy.getTime() + SETTLED_MARGIN_MS ? false : 'undecided';
+    return now >= entry.claim.settledBy.getTime() + CLAIM_CLOCK_MARGIN_MS ? false : 'undecided';
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   type EventPublisher,
   type PendingEvent,
 } from './event-outbox';
+import { CLAIM_DROP_AFTER_MS } from './version-claims';
 
 const BATCH = 100;
 /**
@@ -30,7 +31,8 @@ const BATCH = 100;
  */
 const PUSH_GATHER_MS = 20;
 const PUSH_INTERVAL_MS = 250;
-const DROP_WINDOW_MS = 500;
+/** Published entries are dropped together this often (each drop reads the collection on FerretDB, see above). */
+const DROP_WINDOW_MS = 3_000;
 
 /** A recorded event as published: a deletion's carries its subject and version (see CommitCheck). */
 export type PublishedEvent = RecordedEvent & { deletes?: { subject: string; fromVersion: number } };
@@ -61,10 +63,17 @@ export interface EventRelayOptions {
   crashAfterWrite?: number | undefined;
 }
 
-/** A committed write's event and the claim that carries it (none: its outbox entry). */
+/** A committed write's event, the claim that carries it (none: its outbox entry) and when the relay learned of it. */
 interface Committed {
   pending: PendingEvent;
   claim: ClaimRef | undefined;
+  committedAt: number;
+}
+
+/** A published entry waiting for its drop: its claim (null: an outbox entry), dropped no sooner than `notBefore`. */
+interface Published {
+  claim: ClaimRef | null;
+  notBefore: number;
 }
 
 export class EventRelay implements EventPublisher {
@@ -79,10 +88,10 @@ export class EventRelay implements EventPublisher {
   /** Entries a push is publishing now: the sweep leaves them alone (no second publish of a slow push). */
   private readonly inFlight = new Set<string>();
   /**
-   * Entries published and not yet dropped (dropped together every DROP_WINDOW_MS), by event id, with the claim that
-   * carries each (null: an outbox entry): not the sweep's either.
+   * Entries published and not yet dropped (dropped together every DROP_WINDOW_MS, a claim no sooner than
+   * CLAIM_DROP_AFTER_MS after its write committed), by event id: not the sweep's either.
    */
-  private readonly published = new Map<string, ClaimRef | null>();
+  private readonly published = new Map<string, Published>();
   private dropTimer: NodeJS.Timeout | undefined;
   private dropping: Promise<void> | undefined;
   private unreachable = false;
@@ -108,17 +117,20 @@ export class EventRelay implements EventPublisher {
   }
 
   committed(pending: PendingEvent, claim?: ClaimRef): void {
-    this.queue.push({ pending, claim });
+    this.queue.push({ pending, claim, committedAt: Date.now() });
     this.flushing ??= this.flush();
   }
 
-  /** Drops the published entries once the window is over (a failed drop leaves them to the sweep, which drops them). */
-  private dropLater(entries: readonly Committed[]): void {
-    for (const { pending, claim } of entries) this.published.set(pending.event.id, claim ?? null);
-    if (!this.dropTimer) {
-      this.dropTimer = setTimeout(() => void this.dropPublished(), DROP_WINDOW_MS);
-      this.dropTimer.unref();
-    }
+  /** Drops the published entries once due (a failed drop leaves them to the sweep, which drops them). */
+  private dropLater(entries: ReadonlyArray<{ id: string } & Published>): void {
+    for (const { id, claim, notBefore } of entries) this.published.set(id, { claim, notBefore });
+    this.scheduleDrop();
+  }
+
+  private scheduleDrop(): void {
+    if (this.dropTimer || this.published.size === 0) return;
+    this.dropTimer = setTimeout(() => void this.dropPublished(), DROP_WINDOW_MS);
+    this.dropTimer.unref();
   }
 
   /**
@@ -128,16 +140,18 @@ export class EventRelay implements EventPublisher {
   private dropPublished(): Promise<void> {
     this.dropTimer = undefined;
     const run = async () => {
-      const dropped = [...this.published];
+      const now = Date.now();
+      const dropped = [...this.published].filter(([, { notBefore }]) => notBefore <= now);
       try {
-        await this.outbox.drop(dropped.filter(([, claim]) => claim === null).map(([id]) => id));
+        await this.outbox.drop(dropped.filter(([, { claim }]) => claim === null).map(([id]) => id));
         await this.outbox.dropClaimed(
-          dropped.flatMap(([, claim]) => (claim ? [{ ...claim, happened: true }] : [])),
+          dropped.flatMap(([, { claim }]) => (claim ? [{ ...claim, happened: true }] : [])),
         );
       } catch {
         // The database away: the entries stay, and the sweep publishes them again (recorded once) and drops them.
       } finally {
         for (const [id] of dropped) this.published.delete(id);
+        this.scheduleDrop();
       }
     };
     const dropping = (this.dropping ?? Promise.resolve()).then(run);
@@ -152,15 +166,24 @@ export class EventRelay implements EventPublisher {
   private async flush(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        const wait = Math.max(PUSH_GATHER_MS, this.lastPushAt + PUSH_INTERVAL_MS - Date.now());
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        // A full batch waiting goes at once: the pacing gathers events, it does not cap their rate.
+        const wait =
+          this.queue.length >= BATCH ? 0 : Math.max(PUSH_GATHER_MS, this.lastPushAt + PUSH_INTERVAL_MS - Date.now());
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         this.lastPushAt = Date.now();
         const batch = this.queue.splice(0, BATCH);
         const ids = batch.map((c) => c.pending.event.id);
         for (const id of ids) this.inFlight.add(id);
         try {
           await this.publish(batch.map((c) => c.pending));
-          this.dropLater(batch);
+          this.dropLater(
+            batch.map(({ pending, claim, committedAt }) => ({
+              id: pending.event.id,
+              claim: claim ?? null,
+              // A claim outlives its write by CLAIM_DROP_AFTER_MS (version-claims.ts: no stale writer wins it again).
+              notBefore: claim ? committedAt + CLAIM_DROP_AFTER_MS : 0,
+            })),
+          );
         } catch (error) {
           this.failed(error);
         } finally {
@@ -207,7 +230,11 @@ export class EventRelay implements EventPublisher {
     try {
       for (;;) {
         const found = await this.outbox.abandoned(new Date(Date.now() - this.options.sweepAfterMs), BATCH);
-        const entries = found.filter(({ pending: { event } }) => !this.inFlight.has(event.id) && !this.published.has(event.id));
+        // This process's own: waiting for their push, on their way, or published and waiting for their drop.
+        const queued = new Set(this.queue.map((c) => c.pending.event.id));
+        const entries = found.filter(
+          ({ pending: { event } }) => !queued.has(event.id) && !this.inFlight.has(event.id) && !this.published.has(event.id),
+        );
         const publish: AbandonedEntry[] = [];
         const drop: AbandonedEntry[] = [];
         for (const entry of entries) {
@@ -216,11 +243,20 @@ export class EventRelay implements EventPublisher {
           else if (verdict === false) drop.push(entry);
         }
         if (publish.length > 0) await this.publish(publish.map((e) => e.pending));
-        const decided = [...publish.map((e) => ({ ...e, happened: true })), ...drop.map((e) => ({ ...e, happened: false }))];
-        await this.outbox.drop(decided.filter((e) => !e.claim).map((e) => e.pending.event.id));
+        // Never happened: the outbox entry goes, a claim keeps only the claim. Published: dropped as a push's are, a
+        // claim no sooner than CLAIM_DROP_AFTER_MS after its holder's settledBy (its write committed before that).
+        await this.outbox.drop(drop.filter((e) => !e.claim).map((e) => e.pending.event.id));
         await this.outbox.dropClaimed(
-          decided.flatMap((e) => (e.claim ? [{ _id: e.claim._id, attempt: e.claim.attempt, happened: e.happened }] : [])),
+          drop.flatMap((e) => (e.claim ? [{ _id: e.claim._id, attempt: e.claim.attempt, happened: false }] : [])),
         );
+        this.dropLater(
+          publish.map((e) => ({
+            id: e.pending.event.id,
+            claim: e.claim ? { _id: e.claim._id, attempt: e.claim.attempt } : null,
+            notBefore: e.claim ? e.claim.settledBy.getTime() + CLAIM_DROP_AFTER_MS : 0,
+          })),
+        );
+        const decided = [...publish, ...drop];
         if (drop.length > 0) {
           eventOutboxDropped.inc(drop.length);
           this.options.logger.info(
@@ -253,11 +289,16 @@ export class EventRelay implements EventPublisher {
     return fromVersion !== null && fromVersion !== undefined && fromVersion >= needed;
   }
 
+  /**
+   * Stops: publishes what is queued and drops what is due. A claim not yet due stays with its event: the next sweep (a
+   * successor's, another replica's) publishes it again, which the events service records once, and drops it.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flushing;
     clearTimeout(this.dropTimer);
     await this.dropPublished();
+    clearTimeout(this.dropTimer);
     await this.sweeping;
     await this.options.transport.close?.();
   }

@@ -11,7 +11,8 @@
  * (`settledBy`: the holder's deadline plus the commit bounds of its write step). A write's event rides in its claim,
  * inserted with it before the write (ADR 0023: one insert records both): the relay's sweep decides whether the write
  * committed by the document's version, which the claim made this writer's alone. A claim that carries an event has no
- * `expiresAt` until the event is published (the relay then drops the claim) or known never to have happened.
+ * `expiresAt` until the event is published (the relay then drops a first attempt's claim once no writer that read the
+ * version before its write can still claim it: CLAIM_DROP_AFTER_MS) or known never to have happened.
  *
  * One write, in round trips: the document is read once (the caller's own read for authorisation is passed in as
  * `current`), the claim inserted, the write sent with a time bound (`findOneAndUpdate`/`findOneAndDelete`: FerretDB v1
@@ -53,6 +54,16 @@ export const VERSION_CLAIMS_TTL_INDEX = {
 export const CLAIM_RETENTION_MS = 60 * 60 * 1000;
 /** Replicas' clocks may differ by this much: a claim is taken over only this long after its settledBy. */
 export const CLAIM_CLOCK_MARGIN_MS = 2_000;
+/**
+ * A write claims its version only from a read younger than this (else it reads again first), and a claim whose write
+ * committed is deleted (with events on: the relay's drop, ADR 0023) no sooner than CLAIM_DROP_AFTER_MS after the
+ * commit. Together they keep a deleted claim from being won again by a writer that read the version before that
+ * commit: such a writer claims within CLAIM_FRESH_MS of its read, so before the drop, and loses to the claim that is
+ * still there. (Durations on each process's own clock: the replicas' clocks need not agree.) A document handed in as
+ * `current` counts as read when writeVersioned is called: its caller reads it just before, with no I/O in between.
+ */
+export const CLAIM_FRESH_MS = 1_000;
+export const CLAIM_DROP_AFTER_MS = 3_000;
 /** Claim attempts (takeovers) of one version before giving up: each needs a holder that vanished. */
 const MAX_TAKEOVERS = 5;
 /** The read that settles an unknown outcome gets at most this (the caller's wait has 1.5 s of slack). */
@@ -173,6 +184,10 @@ export interface HeldClaim {
   settledBy: number;
   /** The claim a takeover of this one would insert (takeoverOf). */
   takeover: string;
+  /** Set once its holder gave it back (deleted it, with the event it carried). */
+  released?: boolean;
+  /** The write's event it carries. */
+  pending?: PendingEvent;
 }
 
 class ClaimBook {
@@ -219,7 +234,13 @@ class ClaimBook {
         await databaseTurn(this.db, deadline, () =>
           this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) }),
         );
-        return { _id: claim._id, attempt, settledBy: claim.settledBy.getTime(), takeover: takeoverOf(claim) };
+        return {
+          _id: claim._id,
+          attempt,
+          settledBy: claim.settledBy.getTime(),
+          takeover: takeoverOf(claim),
+          ...(pending ? { pending } : {}),
+        };
       } catch (error) {
         if (isDuplicateKeyError(error)) return null;
         // SQLITE_BUSY: not inserted; again while the deadline allows.
@@ -257,6 +278,7 @@ class ClaimBook {
     if (Date.now() >= held.settledBy) return;
     try {
       await this.claims.deleteOne({ _id: held._id }, { maxTimeMS: Math.max(1, held.settledBy - Date.now()) });
+      held.released = true;
     } catch {
       // Left in place: it is taken over after its settledBy, and removed by the retention sweep.
     }
@@ -287,6 +309,8 @@ async function writeInTurn<T extends Versioned, R>(
   const book = new ClaimBook(spec.db, spec.resource, spec.id);
   const conditional = spec.expectedVersion !== null && spec.expectedVersion !== undefined;
   let current = read;
+  /** When `current` was read (before the read was sent); the caller's read counts as now (CLAIM_FRESH_MS). */
+  let readAt = Date.now();
   /** The claim of `version` lost `times` times in a row; a holder seen alive until `heldUntil` is not looked up again. */
   let lost: { version: number; times: number; heldUntil: number } | undefined;
   for (let round = 0; ; round += 1) {
@@ -294,7 +318,10 @@ async function writeInTurn<T extends Versioned, R>(
     // record busy, which is what the client is told (409), not that the service was unavailable.
     if (lost && deadline.expired()) throw beingChanged();
     deadline.ensureTime();
-    if (current === undefined) current = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
+    if (current === undefined) {
+      readAt = Date.now();
+      current = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
+    }
     if (!current) return null;
     const from = versionOf(current);
     if (conditional && spec.expectedVersion !== from) throw preconditionFailed();
@@ -316,20 +343,43 @@ async function writeInTurn<T extends Versioned, R>(
     // The claim (carrying the write's event) and the write in one turn on the database (on a server with one writer:
     // write-turns.ts), so a write queues once; with a cascade first (a delete's `prepare`, which may take seconds),
     // each step takes its own turn and the cascade none.
-    const claimAndWrite = async () => {
-      const pending = spec.event?.pending(from, read);
-      const held = attempt === null ? null : await book.claim(from, attempt, deadline, pending);
-      if (!held) return { held: false as const };
-      const holding = () => writeHolding(spec, book, held, from, read, deadline);
-      const written = pending
-        ? await spec.event!.outbox.aroundClaim(pending, held, holding, (result) => result !== undefined)
+    const claimAndWrite = async (): Promise<
+      { held: false; moved?: T | null } | { held: true; written: R | undefined }
+    > => {
+      if (attempt === null) return { held: false };
+      const claimed = attempt;
+      let base = read;
+      // In the turn the claim's insert takes (the write's own when it has one, else one for the claim alone): a read
+      // that aged while the write waited (for its turn, a busy server), and every takeover (its holder may have written
+      // after the read that judged it vanished), is read again, and only a version that is still the document's is
+      // claimed (CLAIM_FRESH_MS).
+      const fresh = await databaseTurn(spec.db, deadline, async () => {
+        if (claimed > 0 || Date.now() - readAt >= CLAIM_FRESH_MS) {
+          readAt = Date.now();
+          const again = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
+          if (!again || versionOf(again) !== from) return { moved: again };
+          base = again;
+        }
+        return { held: await book.claim(from, claimed, deadline, spec.event?.pending(from, base)) };
+      });
+      if ('moved' in fresh) return { held: false, moved: fresh.moved };
+      const held = fresh.held;
+      if (!held) return { held: false };
+      const holding = () => writeHolding(spec, book, held, from, base, deadline);
+      const written = held.pending
+        ? await spec.event!.outbox.aroundClaim(held.pending, held, holding, (result) => result !== undefined)
         : await holding();
-      return { held: true as const, written };
+      return { held: true, written };
     };
     // A turn that does not come in time after a lost claim: the same 409 (others kept the record busy).
     const outcome = spec.prepare
       ? await claimAndWrite()
       : await databaseTurn(spec.db, deadline, claimAndWrite, lost ? beingChanged : undefined);
+    if (!outcome.held && outcome.moved !== undefined) {
+      // The document moved (or went) since it was read: nothing was claimed; go on from what it is now.
+      current = outcome.moved;
+      continue;
+    }
     if (!outcome.held) {
       if (conditional) throw preconditionFailed();
       lost =

@@ -8,7 +8,14 @@ import { MongoNetworkError, type Db } from 'mongodb';
 import { Deadline, withDeadline } from '@platform/contracts';
 import { AppError } from '@platform/errors';
 import { suiteDatabases, type RecordedCommand } from '@platform/testing';
-import { updateVersioned, VERSION_CLAIMS_COLLECTION, versionOf, writeVersioned } from './version-claims';
+import {
+  CLAIM_FRESH_MS,
+  deleteVersioned,
+  updateVersioned,
+  VERSION_CLAIMS_COLLECTION,
+  versionOf,
+  writeVersioned,
+} from './version-claims';
 import { databaseTurn } from './write-turns';
 
 interface Thing {
@@ -151,5 +158,42 @@ describe('write turns on a real server', () => {
     expect((error as AppError).headers?.['retry-after']).toBe('1');
     expect(since(first).filter((c) => c.name === 'findAndModify' || c.name === 'update')).toHaveLength(0);
     expect((await things().findOne({ _id: 31 }))!.value).toBe(0);
+  });
+
+  /**
+   * With events on, a committed write's claim is deleted after a while (ADR 0023); a writer that read the version
+   * before that write, and claims it after the deletion, must not win it. The freshness rule (CLAIM_FRESH_MS): a read
+   * that aged past it while the write waited for its turn is read again before anything is claimed.
+   */
+  it('when a write waited past CLAIM_FRESH_MS for its turn with a read of a version that moved on, then it reads again and claims only the version that is there; a conditional one answers 412 before claiming or cascading', async () => {
+    await things().insertMany([{ _id: 41, value: 0, version: 0 }, { _id: 42, value: 0, version: 0 }]);
+    const stale41 = (await things().findOne({ _id: 41 }))!;
+    const stale42 = (await things().findOne({ _id: 42 }))!;
+    // Another writer moved both to version 1, and its claims of version 0 are gone (dropped after its write).
+    await updateVersioned({ db, collection: things() }, 41, { value: 1 });
+    await updateVersioned({ db, collection: things() }, 42, { value: 1 });
+    await db.collection(VERSION_CLAIMS_COLLECTION).deleteMany({ _id: { $in: ['things:41:v0', 'things:42:v0'] } as never });
+
+    // The database turn is held longer than CLAIM_FRESH_MS, so the writes below claim with aged reads.
+    let release!: () => void;
+    const holding = databaseTurn(db, Deadline.in(20_000, 3_000), () => new Promise<void>((resolve) => (release = resolve)));
+    const first = databases.commands().length;
+    const cascades: number[] = [];
+    const unconditional = withDeadline(Deadline.in(20_000, 3_000), () =>
+      updateVersioned({ db, collection: things() }, 41, { value: 2 }, null, {}, { current: stale41 }),
+    );
+    const conditional = withDeadline(Deadline.in(20_000, 3_000), () =>
+      deleteVersioned({ db, collection: things() }, 42, 0, {}, async () => void cascades.push(42), { current: stale42 }),
+    ).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_FRESH_MS + 200));
+    release();
+    await holding;
+
+    expect(versionOf((await unconditional)!)).toBe(2);
+    expect(((await conditional) as AppError).code).toBe('PRECONDITION_FAILED');
+    expect(cascades).toEqual([]);
+    const claims = since(first, 'insert', VERSION_CLAIMS_COLLECTION).map((c) => (c.body['documents'] as Array<{ _id: string }>)[0]!._id);
+    expect(claims).toEqual(['things:41:v1']);
+    expect((await things().findOne({ _id: 42 }))!.version).toBe(1);
   });
 });

@@ -382,21 +382,36 @@ export class DeliveryStore {
   }
 
   /**
-   * Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state. A scheduled
-   * delivery: delivered deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the schedule;
-   * failed or withheld on the delivery, then its schedule goes; pending again (a redelivery) on both.
+   * Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state; `delivery`
+   * is as read (findById, views: a scheduled one's tries from its schedule or log). A scheduled delivery: delivered
+   * deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the schedule (never re-made: a
+   * schedule that went, with its webhook or for a later try that was delivered, stays gone); failed or withheld on
+   * the delivery with its tries, then its schedule goes; pending again (a redelivery) schedules the next try first,
+   * then the delivery (a crash in between leaves a try due, never a redelivery lost). A delivery of the release before
+   * gets a schedule at its next try, so the sweep that reads only the schedule still queues it.
    */
   async set(
-    delivery: Pick<DeliveryDocument, '_id' | 'webhookId' | 'scheduled' | 'createdAt'>,
+    delivery: Pick<DeliveryDocument, '_id' | 'webhookId' | 'scheduled' | 'createdAt' | 'attempts'>,
     changes: Partial<Omit<DeliveryDocument, '_id'>>,
   ): Promise<void> {
     const id = delivery._id;
     const now = new Date();
+    const { state, attempts, nextAttemptAt, ...rest } = changes;
     if (!delivery.scheduled) {
+      if (state === undefined && nextAttemptAt !== undefined) {
+        await insertOnce(this.schedule, {
+          _id: id,
+          webhookId: delivery.webhookId,
+          attempts: attempts ?? delivery.attempts,
+          nextAttemptAt,
+          createdAt: now,
+        });
+        await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, scheduled: true, updatedAt: now } });
+        return;
+      }
       await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: now } });
       return;
     }
-    const { state, attempts, nextAttemptAt, ...rest } = changes;
     if (state === 'delivered') {
       await this.schedule.deleteOne({ _id: id });
       return;
@@ -404,13 +419,22 @@ export class DeliveryStore {
     if (state === 'failed' || state === 'withheld') {
       await this.deliveries.updateOne(
         { _id: id },
-        { $set: { ...rest, state, ...(attempts === undefined ? {} : { attempts }), updatedAt: now } },
+        { $set: { ...rest, state, attempts: attempts ?? delivery.attempts, updatedAt: now } },
       );
       await this.schedule.deleteOne({ _id: id });
       return;
     }
     if (state === 'pending') {
+      await this.schedule.updateOne(
+        { _id: id },
+        {
+          $set: { attempts: attempts ?? delivery.attempts, nextAttemptAt: nextAttemptAt ?? now },
+          $setOnInsert: { webhookId: delivery.webhookId, createdAt: now },
+        },
+        { upsert: true },
+      );
       await this.deliveries.updateOne({ _id: id }, { $set: { ...rest, state, updatedAt: now } });
+      return;
     }
     if (attempts !== undefined || nextAttemptAt !== undefined) {
       await this.schedule.updateOne(
@@ -420,11 +444,17 @@ export class DeliveryStore {
             ...(attempts === undefined ? {} : { attempts }),
             ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
           },
-          $setOnInsert: { webhookId: delivery.webhookId, createdAt: now, ...(attempts === undefined ? { attempts: 0 } : {}) },
         },
-        { upsert: true },
       );
     }
+  }
+
+  /**
+   * A settled delivery whose schedule was left (a worker of the release before settles on the document only): the
+   * schedule goes, unless it is newer than the settlement (a redelivery's, made since).
+   */
+  async dropSettledSchedule(delivery: Pick<DeliveryDocument, '_id' | 'updatedAt'>): Promise<void> {
+    await this.schedule.deleteOne({ _id: delivery._id, nextAttemptAt: { $lte: delivery.updatedAt } });
   }
 
   async deleteOfWebhook(webhookId: number): Promise<void> {

@@ -351,9 +351,10 @@ export class WebhookService {
       throw new AppError('CONFLICT', 'The webhook is disabled; enable it before redelivering');
     }
     const now = new Date();
-    // The next try follows those made (its log's, for a delivery whose schedule went when it was delivered).
-    await this.deliveries.set(delivery, { state: 'pending', attempts: delivery.attempts, nextAttemptAt: now, reason: null });
-    const { attemptLog, ...pending } = { ...delivery, state: 'pending' as const, nextAttemptAt: now, reason: null };
+    // The next try follows every one made (its log's: a try's claim is there even when nothing else counted it).
+    const attempts = Math.max(delivery.attempts, ...delivery.attemptLog.map((a) => a.n));
+    await this.deliveries.set(delivery, { state: 'pending', attempts, nextAttemptAt: now, reason: null });
+    const { attemptLog, ...pending } = { ...delivery, state: 'pending' as const, attempts, nextAttemptAt: now, reason: null };
     await this.fanOut.enqueue([pending]);
     return { ...pending, attemptLog };
   }
