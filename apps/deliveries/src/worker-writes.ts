@@ -56,8 +56,10 @@ export class WorkerWrites {
       try {
         return await run();
       } finally {
-        await this.flush();
-        this.scope.getStore()!.open = false;
+        // Closed first: a write recorded while the last bump is on its way is bumped at once (record), not left here.
+        const written = this.scope.getStore()!;
+        written.open = false;
+        await this.bumpCollected(written);
       }
     });
   }
@@ -65,7 +67,11 @@ export class WorkerWrites {
   /** Bumps what the current job wrote so far. */
   async flush(): Promise<void> {
     const written = this.scope.getStore();
-    if (!written?.open || !this.writes || (!written.flush && written.documents.size === 0)) return;
+    if (written?.open) await this.bumpCollected(written);
+  }
+
+  private async bumpCollected(written: Written): Promise<void> {
+    if (!this.writes || (!written.flush && written.documents.size === 0)) return;
     const pending = { flush: written.flush, documents: new Map(written.documents) };
     written.flush = false;
     written.documents.clear();

@@ -10,7 +10,11 @@ export const eventsRelayEnvironment = z.object({
   /** `off`: writes record no events (benchmarks of the write path's cost); on in every deployment. */
   EVENTS: booleanFlag(true),
   EVENTS_SUBGRAPH_URL: z.string().url().default('http://127.0.0.1:4005/graphql'),
-  /** An outbox entry older than this is the sweep's: its write either happened or never will. */
+  /**
+   * An outbox entry older than this is the sweep's: its write either happened or never will. Keep it above 8 s with
+   * more than one replica: a committed write's claim is dropped up to 8 s after its commit (ADR 0023), and until then
+   * another replica's sweep publishes its event again (recorded once, but work all the same).
+   */
   EVENTS_SWEEP_AFTER_MS: z.coerce.number().int().min(200).max(3_600_000).default(10_000),
   /**
    * Fault injection for crash tests: `crash-after-write:<n>` SIGKILLs the process between its n-th committed write and

@@ -130,10 +130,12 @@ export class RecordService<T extends VersionedRecord> {
     const principal = this.writer(caller);
     const id = parseEntityId(rawId, 'id');
     // The one read of the record: authorisation here, and its version for the claim (no second read there).
+    const currentReadAt = Date.now();
     const current = await this.requireWritable(principal, id, rawParentId);
     const cascade = this.options.cascade;
     const deleted = await this.repository.deleteById(id, expectedVersion, cascade && (() => cascade(id)), {
       current,
+      currentReadAt,
       event: this.writeEvent(caller, 'deleted'),
     });
     if (!deleted) throw notFound(this.resource.label, id);
@@ -209,10 +211,12 @@ export class RecordService<T extends VersionedRecord> {
     const id = parseEntityId(rawId, 'id');
     const { input, changes } = parseWrite(this.resource, operation, rawInput);
     // The one read of the record: authorisation here, and its version for the claim (no second read there).
+    const currentReadAt = Date.now();
     const current = await this.requireWritable(principal, id, rawParentId);
     checkAdminOnly(this.resource, principal, input);
     const updated = await this.repository.update(id, changes as RecordChanges<T>, new Date(), expectedVersion, {
       current,
+      currentReadAt,
       event: this.writeEvent(caller, 'updated'),
     });
     if (!updated) throw notFound(this.resource.label, id);

@@ -235,16 +235,18 @@ export class EventRelay implements EventPublisher {
         const entries = found.filter(
           ({ pending: { event } }) => !queued.has(event.id) && !this.inFlight.has(event.id) && !this.published.has(event.id),
         );
-        const publish: AbandonedEntry[] = [];
+        /** With when the data showed the write committed (this process's clock: a bound after the commit). */
+        const publish: Array<AbandonedEntry & { seenAt: number }> = [];
         const drop: AbandonedEntry[] = [];
         for (const entry of entries) {
           const verdict = await this.happened(entry);
-          if (verdict === true) publish.push(entry);
+          if (verdict === true) publish.push({ ...entry, seenAt: Date.now() });
           else if (verdict === false) drop.push(entry);
         }
         if (publish.length > 0) await this.publish(publish.map((e) => e.pending));
         // Never happened: the outbox entry goes, a claim keeps only the claim. Published: dropped as a push's are, a
-        // claim no sooner than CLAIM_DROP_AFTER_MS after its holder's settledBy (its write committed before that).
+        // claim no sooner than CLAIM_DROP_AFTER_MS after the data showed its commit (on this process's clock, as the
+        // holder's settledBy is not: the replicas' clocks need not agree).
         await this.outbox.drop(drop.filter((e) => !e.claim).map((e) => e.pending.event.id));
         await this.outbox.dropClaimed(
           drop.flatMap((e) => (e.claim ? [{ _id: e.claim._id, attempt: e.claim.attempt, happened: false }] : [])),
@@ -253,7 +255,7 @@ export class EventRelay implements EventPublisher {
           publish.map((e) => ({
             id: e.pending.event.id,
             claim: e.claim ? { _id: e.claim._id, attempt: e.claim.attempt } : null,
-            notBefore: e.claim ? e.claim.settledBy.getTime() + CLAIM_DROP_AFTER_MS : 0,
+            notBefore: e.claim ? e.seenAt + CLAIM_DROP_AFTER_MS : 0,
           })),
         );
         const decided = [...publish, ...drop];

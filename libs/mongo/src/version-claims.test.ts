@@ -134,7 +134,7 @@ describe('versioned writes on a real server', () => {
     await things().insertOne({ _id: 8, value: 0, version: 1 });
     // As read for authorisation, then written with a scope the record no longer meets.
     const written = await withDeadline(generous(), () =>
-      updateVersioned(target(), 8, { value: 3 }, null, { value: 99 }, { current: { _id: 8, value: 0, version: 1 } }),
+      updateVersioned(target(), 8, { value: 3 }, null, { value: 99 }, { current: { _id: 8, value: 0, version: 1 }, currentReadAt: Date.now() }),
     );
     expect(written).toBeNull();
     expect(await things().findOne({ _id: 8 })).toEqual({ _id: 8, value: 0, version: 1 });

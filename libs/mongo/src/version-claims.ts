@@ -59,11 +59,14 @@ export const CLAIM_CLOCK_MARGIN_MS = 2_000;
  * committed is deleted (with events on: the relay's drop, ADR 0023) no sooner than CLAIM_DROP_AFTER_MS after the
  * commit. Together they keep a deleted claim from being won again by a writer that read the version before that
  * commit: such a writer claims within CLAIM_FRESH_MS of its read, so before the drop, and loses to the claim that is
- * still there. (Durations on each process's own clock: the replicas' clocks need not agree.) A document handed in as
- * `current` counts as read when writeVersioned is called: its caller reads it just before, with no I/O in between.
+ * still there. The age is checked before every send of the insert (a busy database's retries included), and the
+ * 2 s between the two bounds is for the insert on its way. (Durations on each process's own clock: the replicas' clocks
+ * need not agree.) A document handed in as `current` is as old as its `currentReadAt` says; without one it counts as
+ * aged (read again in the turn). With a write deadline of 5 s (the default) only a write that queued for more than 3 s
+ * reads again; a longer deadline makes that more often, never unsafe.
  */
-export const CLAIM_FRESH_MS = 1_000;
-export const CLAIM_DROP_AFTER_MS = 3_000;
+export const CLAIM_FRESH_MS = 3_000;
+export const CLAIM_DROP_AFTER_MS = 5_000;
 /** Claim attempts (takeovers) of one version before giving up: each needs a holder that vanished. */
 const MAX_TAKEOVERS = 5;
 /** The read that settles an unknown outcome gets at most this (the caller's wait has 1.5 s of slack). */
@@ -131,6 +134,8 @@ export interface VersionedWrite<T extends Versioned, R> {
   expectedVersion: number | null | undefined;
   /** The document as the caller already read it (its authorisation); the first attempt then reads nothing. */
   current?: T | null | undefined;
+  /** When the caller sent the read of `current` (Date.now() before it, CLAIM_FRESH_MS); absent: counts as aged. */
+  currentReadAt?: number | undefined;
   read: (bound: StepBound) => Promise<T | null>;
   /**
    * Writes version `from + 1` only if the document is still at `from` (filter with atVersion), within `bound`;
@@ -202,7 +207,8 @@ class ClaimBook {
   }
 
   /**
-   * Claims `version` (attempt `attempt`); null when another writer holds it. The insert is bounded by the deadline
+   * Claims `version` (attempt `attempt`) as read at `readAt`; null when another writer holds it, `aged` when that read
+   * is too old to claim from (CLAIM_FRESH_MS; nothing was inserted). The insert is bounded by the deadline
    * (a claim that lands after the caller gave up is a claim nobody holds: it is taken over after its settledBy).
    * `pending`, the write's event, is recorded in the same document (one insert: the claim is the outbox entry).
    */
@@ -210,8 +216,9 @@ class ClaimBook {
     version: number,
     attempt: number,
     deadline: Deadline,
-    pending?: PendingEvent,
-  ): Promise<HeldClaim | null> {
+    pending: PendingEvent | undefined,
+    readAt: number,
+  ): Promise<HeldClaim | null | 'aged'> {
     const now = Date.now();
     const claim: VersionClaim = {
       _id: claimId(this.resource, this.id, version, attempt),
@@ -230,6 +237,8 @@ class ClaimBook {
         : { expiresAt: new Date(now + CLAIM_RETENTION_MS) }),
     };
     for (let busy = 0; ; busy += 1) {
+      // Never from a read older than CLAIM_FRESH_MS, also after a busy database's retries: the caller reads again.
+      if (Date.now() - readAt >= CLAIM_FRESH_MS) return 'aged';
       try {
         await databaseTurn(this.db, deadline, () =>
           this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) }),
@@ -297,7 +306,7 @@ export async function writeVersioned<T extends Versioned, R>(spec: VersionedWrit
   // that waited reads the record again: what it read before may be a version the one before it replaced. Still waiting
   // at the deadline: others kept the record busy (409).
   return documentTurn(`${spec.db.databaseName}\0${spec.resource}\0${spec.id}`, deadline, beingChanged, (waited) =>
-    writeInTurn(spec, deadline, waited ? undefined : spec.current),
+    writeInTurn(spec, deadline, waited ? undefined : spec.current, spec.currentReadAt),
   );
 }
 
@@ -305,12 +314,13 @@ async function writeInTurn<T extends Versioned, R>(
   spec: VersionedWrite<T, R>,
   deadline: Deadline,
   read: T | null | undefined,
+  readBy: number | undefined,
 ): Promise<R | null> {
   const book = new ClaimBook(spec.db, spec.resource, spec.id);
   const conditional = spec.expectedVersion !== null && spec.expectedVersion !== undefined;
   let current = read;
-  /** When `current` was read (before the read was sent); the caller's read counts as now (CLAIM_FRESH_MS). */
-  let readAt = Date.now();
+  /** When `current` was read (before the read was sent); a caller's read without a time counts as aged. */
+  let readAt = readBy ?? Number.NEGATIVE_INFINITY;
   /** The claim of `version` lost `times` times in a row; a holder seen alive until `heldUntil` is not looked up again. */
   let lost: { version: number; times: number; heldUntil: number } | undefined;
   for (let round = 0; ; round += 1) {
@@ -354,13 +364,20 @@ async function writeInTurn<T extends Versioned, R>(
       // after the read that judged it vanished), is read again, and only a version that is still the document's is
       // claimed (CLAIM_FRESH_MS).
       const fresh = await databaseTurn(spec.db, deadline, async () => {
-        if (claimed > 0 || Date.now() - readAt >= CLAIM_FRESH_MS) {
-          readAt = Date.now();
-          const again = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
-          if (!again || versionOf(again) !== from) return { moved: again };
-          base = again;
+        let again = claimed > 0 || Date.now() - readAt >= CLAIM_FRESH_MS;
+        for (;;) {
+          if (again) {
+            readAt = Date.now();
+            const now = await spec.read({ maxTimeMS: Math.max(1, deadline.remainingMs()) });
+            if (!now || versionOf(now) !== from) return { moved: now };
+            base = now;
+            // No write step after the deadline, the claim included.
+            deadline.ensureTime();
+          }
+          const held = await book.claim(from, claimed, deadline, spec.event?.pending(from, base), readAt);
+          if (held !== 'aged') return { held };
+          again = true;
         }
-        return { held: await book.claim(from, claimed, deadline, spec.event?.pending(from, base)) };
       });
       if ('moved' in fresh) return { held: false, moved: fresh.moved };
       const held = fresh.held;
@@ -489,6 +506,8 @@ const scopedAt = <T extends Versioned & { _id: number }>(id: number, scope: Filt
 /** What a versioned update or delete may add: the document as already read (authorisation), and its event. */
 export interface VersionedOptions<T> {
   current?: T | null | undefined;
+  /** When the read of `current` was sent (Date.now() just before it): see CLAIM_FRESH_MS. */
+  currentReadAt?: number | undefined;
   event?: WriteEvent<T> | undefined;
 }
 
@@ -515,6 +534,7 @@ export function updateVersioned<T extends Versioned & { _id: number } & Document
     id,
     expectedVersion,
     current: options.current,
+    currentReadAt: options.currentReadAt,
     read: (bound) => collection.findOne({ _id: id, ...scope } as Filter<T>, bound) as Promise<T | null>,
     // The record after a `$set` of `changes` at version from + 1 is known before the write: the event carries it.
     event: event && {
@@ -562,6 +582,7 @@ export async function deleteVersioned<T extends Versioned & { _id: number } & Do
     id,
     expectedVersion,
     current: options.current,
+    currentReadAt: options.currentReadAt,
     read: (bound) => collection.findOne({ _id: id, ...scope } as Filter<T>, bound) as Promise<T | null>,
     event: event && {
       outbox: event.outbox,

@@ -180,10 +180,10 @@ describe('write turns on a real server', () => {
     const first = databases.commands().length;
     const cascades: number[] = [];
     const unconditional = withDeadline(Deadline.in(20_000, 3_000), () =>
-      updateVersioned({ db, collection: things() }, 41, { value: 2 }, null, {}, { current: stale41 }),
+      updateVersioned({ db, collection: things() }, 41, { value: 2 }, null, {}, { current: stale41, currentReadAt: Date.now() }),
     );
     const conditional = withDeadline(Deadline.in(20_000, 3_000), () =>
-      deleteVersioned({ db, collection: things() }, 42, 0, {}, async () => void cascades.push(42), { current: stale42 }),
+      deleteVersioned({ db, collection: things() }, 42, 0, {}, async () => void cascades.push(42), { current: stale42, currentReadAt: Date.now() }),
     ).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, CLAIM_FRESH_MS + 200));
     release();
@@ -195,5 +195,21 @@ describe('write turns on a real server', () => {
     const claims = since(first, 'insert', VERSION_CLAIMS_COLLECTION).map((c) => (c.body['documents'] as Array<{ _id: string }>)[0]!._id);
     expect(claims).toEqual(['things:41:v1']);
     expect((await things().findOne({ _id: 42 }))!.version).toBe(1);
+  });
+  it('when a caller hands in a read older than CLAIM_FRESH_MS (its own read was slow), then the write reads again and claims only the version that is there', async () => {
+    await things().insertOne({ _id: 43, value: 0, version: 0 });
+    const stale = (await things().findOne({ _id: 43 }))!;
+    await updateVersioned({ db, collection: things() }, 43, { value: 1 });
+    await db.collection(VERSION_CLAIMS_COLLECTION).deleteMany({ _id: 'things:43:v0' as never });
+    const first = databases.commands().length;
+    const written = await withDeadline(Deadline.in(20_000, 3_000), () =>
+      updateVersioned({ db, collection: things() }, 43, { value: 2 }, null, {}, {
+        current: stale,
+        currentReadAt: Date.now() - CLAIM_FRESH_MS - 1,
+      }),
+    );
+    expect(versionOf(written!)).toBe(2);
+    const claims = since(first, 'insert', VERSION_CLAIMS_COLLECTION).map((c) => (c.body['documents'] as Array<{ _id: string }>)[0]!._id);
+    expect(claims).toEqual(['things:43:v1']);
   });
 });

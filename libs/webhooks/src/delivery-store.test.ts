@@ -168,6 +168,38 @@ describe('the attempt log', () => {
     expect(await store.schedule.countDocuments({ _id: orphan._id })).toBe(0);
   });
 
+  it('when a redelivery died between its schedule and its delivery, then the worker keeps that schedule while the redelivery may be on its way and drops it once old; one the release before left on a settled delivery goes at once', async () => {
+    const store = new DeliveryStore(db);
+    const [redelivered, raced, left] = [delivery(), delivery(), delivery()];
+    await store.createMany([redelivered, raced, left]);
+    for (const one of [redelivered, raced]) await store.set(one, { state: 'failed', attempts: 1, reason: 'gave up' });
+    const settled = async (id: string) => (await store.findById(id))!;
+
+    // The redelivery's schedule is written, then its process dies before the delivery is pending again.
+    const dying = new DeliveryStore(db);
+    jest.spyOn(dying.deliveries, 'updateOne').mockRejectedValueOnce(new Error('killed'));
+    const failed = await settled(redelivered._id);
+    await expect(dying.set(failed, { state: 'pending', attempts: 1, nextAttemptAt: new Date(), reason: null })).rejects.toThrow('killed');
+    expect(failed.state).toBe('failed');
+    await store.dropSettledSchedule(await settled(redelivered._id));
+    expect(await store.schedule.countDocuments({ _id: redelivered._id })).toBe(1); // perhaps still on its way
+    await store.dropSettledSchedule(await settled(redelivered._id), Date.now() + 11 * 60_000);
+    expect(await store.schedule.countDocuments({ _id: redelivered._id })).toBe(0); // never answered: nothing is due
+    expect((await store.findById(redelivered._id))?.state).toBe('failed');
+
+    // A worker read the delivery failed, then a redelivery completed: the worker's drop leaves the new schedule.
+    const read = await settled(raced._id);
+    await store.set(read, { state: 'pending', attempts: 1, nextAttemptAt: new Date(), reason: null });
+    await store.dropSettledSchedule(read);
+    expect(await store.due(new Date(Date.now() + 1_000), 10_000)).toContainEqual({ deliveryId: raced._id, attempt: 2 });
+    expect((await store.findById(raced._id))?.state).toBe('pending');
+
+    // The release before settled a scheduled delivery on its document alone and left the schedule.
+    await store.deliveries.updateOne({ _id: left._id }, { $set: { state: 'failed', updatedAt: new Date() } });
+    await store.dropSettledSchedule(await settled(left._id));
+    expect(await store.schedule.countDocuments({ _id: left._id })).toBe(0);
+  });
+
   it('when deliveries of the release before are pending, then they are scheduled once, and the ones settled stay as they are', async () => {
     const store = new DeliveryStore(db);
     const { scheduled: _pending, ...earlier } = delivery();

@@ -69,6 +69,8 @@ export interface ScheduleDocument {
   attempts: number;
   nextAttemptAt: Date;
   createdAt: Date;
+  /** A redelivery's: the `updatedAt` of the settled delivery it makes pending again (dropSettledSchedule). */
+  supersedes?: Date;
 }
 
 /** A delivery as its readers see it (the schedule's tries and next time in, delivered once that is gone), with its log. */
@@ -387,25 +389,31 @@ export class DeliveryStore {
    * deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the schedule (never re-made: a
    * schedule that went, with its webhook or for a later try that was delivered, stays gone); failed or withheld on
    * the delivery with its tries, then its schedule goes; pending again (a redelivery) schedules the next try first,
-   * then the delivery (a crash in between leaves a try due, never a redelivery lost). A delivery of the release before
-   * gets a schedule at its next try, so the sweep that reads only the schedule still queues it.
+   * marked with the settlement it undoes (`supersedes`), then writes the delivery pending: a crash in between leaves a
+   * schedule the worker keeps while it may still be on its way and drops after ORPHAN_SCHEDULE_MS (the redelivery was
+   * never acknowledged), never a pending delivery without a schedule (which would read as delivered). A delivery of the
+   * release before gets its schedule at its next try or redelivery, so the sweep that reads only the schedule queues it.
    */
   async set(
-    delivery: Pick<DeliveryDocument, '_id' | 'webhookId' | 'scheduled' | 'createdAt' | 'attempts'>,
+    delivery: Pick<DeliveryDocument, '_id' | 'webhookId' | 'scheduled' | 'createdAt' | 'attempts' | 'updatedAt'>,
     changes: Partial<Omit<DeliveryDocument, '_id'>>,
   ): Promise<void> {
     const id = delivery._id;
     const now = new Date();
     const { state, attempts, nextAttemptAt, ...rest } = changes;
+    const schedule = async (next: Date, supersedes?: Date) => {
+      await this.schedule.updateOne(
+        { _id: id },
+        {
+          $set: { attempts: attempts ?? delivery.attempts, nextAttemptAt: next, ...(supersedes ? { supersedes } : {}) },
+          $setOnInsert: { webhookId: delivery.webhookId, createdAt: now },
+        },
+        { upsert: true },
+      );
+    };
     if (!delivery.scheduled) {
-      if (state === undefined && nextAttemptAt !== undefined) {
-        await insertOnce(this.schedule, {
-          _id: id,
-          webhookId: delivery.webhookId,
-          attempts: attempts ?? delivery.attempts,
-          nextAttemptAt,
-          createdAt: now,
-        });
+      if ((state === undefined || state === 'pending') && nextAttemptAt !== undefined) {
+        await schedule(nextAttemptAt, state === 'pending' ? delivery.updatedAt : undefined);
         await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, scheduled: true, updatedAt: now } });
         return;
       }
@@ -425,14 +433,7 @@ export class DeliveryStore {
       return;
     }
     if (state === 'pending') {
-      await this.schedule.updateOne(
-        { _id: id },
-        {
-          $set: { attempts: attempts ?? delivery.attempts, nextAttemptAt: nextAttemptAt ?? now },
-          $setOnInsert: { webhookId: delivery.webhookId, createdAt: now },
-        },
-        { upsert: true },
-      );
+      await schedule(nextAttemptAt ?? now, delivery.updatedAt);
       await this.deliveries.updateOne({ _id: id }, { $set: { ...rest, state, updatedAt: now } });
       return;
     }
@@ -450,11 +451,20 @@ export class DeliveryStore {
   }
 
   /**
-   * A settled delivery whose schedule was left (a worker of the release before settles on the document only): the
-   * schedule goes, unless it is newer than the settlement (a redelivery's, made since).
+   * A settled delivery with a schedule: one a worker of the release before left (it settles on the document only)
+   * goes; a redelivery's of this very settlement (`supersedes` it: the API writes the delivery pending next) stays
+   * while it may still be on its way, and goes after ORPHAN_SCHEDULE_MS (the redelivery died before it was answered).
+   * Values compared are the delivery's own stored `updatedAt`, not two processes' clocks.
    */
-  async dropSettledSchedule(delivery: Pick<DeliveryDocument, '_id' | 'updatedAt'>): Promise<void> {
-    await this.schedule.deleteOne({ _id: delivery._id, nextAttemptAt: { $lte: delivery.updatedAt } });
+  async dropSettledSchedule(delivery: Pick<DeliveryDocument, '_id' | 'updatedAt'>, now = Date.now()): Promise<void> {
+    await this.schedule.deleteOne({
+      _id: delivery._id,
+      $or: [
+        { supersedes: { $exists: false } },
+        { supersedes: { $lt: delivery.updatedAt } },
+        { nextAttemptAt: { $lt: new Date(now - ORPHAN_SCHEDULE_MS) } },
+      ],
+    });
   }
 
   async deleteOfWebhook(webhookId: number): Promise<void> {

@@ -125,6 +125,7 @@ export class UserRepository extends SequencedCollection<StoredUser> {
     expectedVersion?: number | null,
     event?: WriteEvent<UserDocument>,
     current?: UserDocument,
+    currentReadAt?: number,
   ): Promise<UserDocument | null> {
     const folded = changes.email === undefined ? {} : { emailFolded: foldEmail(changes.email) };
     return updateVersioned(
@@ -134,7 +135,7 @@ export class UserRepository extends SequencedCollection<StoredUser> {
       expectedVersion,
       {},
       // The profile as the caller read it (a StoredUser: read from this collection): the claim's starting point.
-      { current: current as StoredUser | undefined, event: event as WriteEvent<StoredUser> | undefined },
+      { current: current as StoredUser | undefined, currentReadAt, event: event as WriteEvent<StoredUser> | undefined },
     );
   }
 

@@ -194,6 +194,7 @@ export class UserService {
   ): Promise<UserDocument> {
     const principal = requireScope(caller.principal, 'users:write', caller.authError);
     requireOwnerOrAdmin(principal, id);
+    const readAt = Date.now();
     const current = await this.users.findById(id);
     // A member's own deactivated record reads as absent (as in GET); an admin sees every record.
     if (!current || (!current.isActive && !isAdmin(principal))) throw notFound('User', id);
@@ -207,6 +208,7 @@ export class UserService {
         expectedVersion,
         this.accountEvent(caller, 'user.updated'),
         current,
+        readAt,
       );
       if (!updated) throw notFound('User', id);
       return updated;
