@@ -118,7 +118,9 @@ describe('tracing', () => {
       (spans) =>
         spans.some((s) => s.service === 'items' && isMongo(s)) &&
         spans.some((s) => s.service === 'rest' && s.kind === SERVER) &&
-        spans.some((s) => s.service === 'rest' && isRedis(s)),
+        spans.some((s) => s.service === 'rest' && isRedis(s)) &&
+        // Each process exports its spans in batches of its own, a child before its parent: wait for the whole tree.
+        spans.every((s) => s === serverSpan(spans, 'rest') || parentOf(s, spans) !== undefined),
     );
     // users appears too when the gateway re-checks the token's account state (its 2 s cache expired): still this trace.
     const services = new Set(trace.map((s) => s.service));

@@ -267,7 +267,8 @@ describe('event outbox across a FerretDB crash', () => {
     ).rejects.toThrow('cascade unavailable');
     await deleteVersioned(target, 3, null, {}, cascade, { event: recorded('item.deleted') });
 
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the pushes
+    // The pushes (paced: the second may start up to PUSH_INTERVAL_MS after the first; later on a loaded machine).
+    for (let wait = 0; wait < 50 && published.length < 2; wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     await relay.sweep();
     expect(published.map((e) => `${e.type} ${e.resource.id} ${String(e.data['name'])}`).sort()).toEqual([
       'item.deleted 3 with children',
@@ -275,7 +276,8 @@ describe('event outbox across a FerretDB crash', () => {
     ]);
     // A push still in flight on a loaded machine drops its entry a moment later; no claim keeps an event.
     const carried = () => relay.outbox.claims.countDocuments({ resource: 'items_retried', entry: { $exists: true } });
-    for (let wait = 0; wait < 50 && (await relay.outbox.entries.countDocuments()) + (await carried()) > 0; wait += 1) {
+    // (A claim goes CLAIM_DROP_AFTER_MS after its commit, in the next drop: up to 8 s.)
+    for (let wait = 0; wait < 75 && (await relay.outbox.entries.countDocuments()) + (await carried()) > 0; wait += 1) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await relay.outbox.entries.countDocuments()).toBe(0);
