@@ -16,14 +16,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from 'mongodb';
 import { ID_CLAIMS_COLLECTION, trackDataAccess, VERSION_CLAIMS_COLLECTION } from '@platform/mongo';
-import type { SubgraphWrites } from '@platform/read-cache';
+import { collectWrite, hasWrites, type CollectedWrites, type SubgraphWrites } from '@platform/read-cache';
 
 /** The events subgraph's name: the generations its readers depend on (libs/graphql-server runSubgraph). */
 export const EVENTS_SUBGRAPH = 'events';
 
-interface Written {
-  flush: boolean;
-  documents: Map<string, Set<string>>;
+interface Written extends CollectedWrites {
   /** False once the job ended: what is written later in its async context (a push it started) bumps at once. */
   open: boolean;
 }
@@ -42,8 +40,8 @@ export class WorkerWrites {
       db,
       {
         read: () => undefined,
-        wrote: (collection, ids) => this.record(ids === undefined, collection, ids),
-        opaque: (effect) => (effect === 'write' ? this.record(true, undefined, undefined) : undefined),
+        wrote: (collection, ids) => this.record({ flush: ids === undefined, collection, ids }),
+        opaque: (effect) => (effect === 'write' ? this.record({ flush: true, collection: undefined, ids: undefined }) : undefined),
       },
       { bookkeeping: new Set([VERSION_CLAIMS_COLLECTION, ID_CLAIMS_COLLECTION]) },
     );
@@ -71,7 +69,7 @@ export class WorkerWrites {
   }
 
   private async bumpCollected(written: Written): Promise<void> {
-    if (!this.writes || (!written.flush && written.documents.size === 0)) return;
+    if (!this.writes || !hasWrites(written)) return;
     const pending = { flush: written.flush, documents: new Map(written.documents) };
     written.flush = false;
     written.documents.clear();
@@ -82,17 +80,12 @@ export class WorkerWrites {
     return this.writes?.close() ?? Promise.resolve();
   }
 
-  private record(flush: boolean, collection: string | undefined, ids: readonly string[] | undefined): void | Promise<void> {
+  private record(write: Parameters<typeof collectWrite>[1]): void | Promise<void> {
     const job = this.scope.getStore();
-    const written = job?.open ? job : nothing();
-    if (flush) written.flush = true;
-    if (collection !== undefined) {
-      const documents = written.documents.get(collection) ?? new Set<string>();
-      written.documents.set(collection, documents);
-      for (const id of ids ?? []) documents.add(id);
-    }
+    if (job?.open) return collectWrite(job, write);
     // Outside a job (or after it ended): bumped now, and the write's caller waits for it.
-    if (written !== job) return this.writes!.wrote(written);
-    return undefined;
+    const alone = nothing();
+    collectWrite(alone, write);
+    return this.writes!.wrote(alone);
   }
 }

@@ -17,15 +17,17 @@ import type { Db } from 'mongodb';
 import { ID_CLAIMS_COLLECTION, trackDataAccess, VERSION_CLAIMS_COLLECTION, type DataAccessHooks } from '@platform/mongo';
 import {
   collectionGeneration,
+  collectWrite,
   entityGeneration,
   flushGeneration,
+  hasWrites,
   READ_DEPENDENCIES_EXTENSION,
+  type CollectedWrites,
   type SubgraphWrites,
-  type WrittenData,
 } from '@platform/read-cache';
 
 /** A request's reads and writes so far. */
-interface RequestAccess {
+interface RequestAccess extends CollectedWrites {
   /** False once the response is on its way: later writes bump on their own. */
   open: boolean;
   /** Generation keys the request's reads depend on. */
@@ -33,8 +35,6 @@ interface RequestAccess {
   /** Collections read by `_id`, with how many ids, to fold a large read into its collection's generation. */
   readIds: Map<string, Set<string>>;
   opaqueRead: boolean;
-  flush: boolean;
-  documents: Map<string, Set<string>>;
 }
 
 /** Beyond this many documents of one collection, a request's reads depend on the collection's generation instead. */
@@ -49,9 +49,6 @@ const newAccess = (): RequestAccess => ({
   flush: false,
   documents: new Map(),
 });
-
-const hasWrites = (access: Pick<RequestAccess, 'flush' | 'documents'>): boolean =>
-  access.flush || access.documents.size > 0;
 
 export class ReadCacheTracking {
   private readonly storage = new AsyncLocalStorage<RequestAccess>();
@@ -131,16 +128,11 @@ export class ReadCacheTracking {
   }
 
   /** A write: kept for the response while its request is open, else bumped now (the write's caller waits for it). */
-  private record(write: { flush: boolean; collection: string | undefined; ids: readonly string[] | undefined }): void | Promise<void> {
+  private record(write: Parameters<typeof collectWrite>[1]): void | Promise<void> {
     const access = this.storage.getStore();
-    const target: Pick<RequestAccess, 'flush' | 'documents'> = access?.open ? access : { flush: false, documents: new Map() };
-    if (write.flush) target.flush = true;
-    if (write.collection !== undefined) {
-      const ids = target.documents.get(write.collection) ?? new Set<string>();
-      target.documents.set(write.collection, ids);
-      for (const id of write.ids ?? []) ids.add(id);
-    }
-    if (access?.open) return undefined;
-    return this.writes.wrote(target as WrittenData);
+    if (access?.open) return collectWrite(access, write);
+    const alone: CollectedWrites = { flush: false, documents: new Map() };
+    collectWrite(alone, write);
+    return this.writes.wrote(alone);
   }
 }

@@ -9,7 +9,14 @@ export {
   type SubgraphRead,
   type SubgraphReadCache,
 } from './subgraph-read-cache';
-export { createSubgraphWrites, type SubgraphWrites, type WrittenData } from './subgraph-writes';
+export {
+  collectWrite,
+  createSubgraphWrites,
+  hasWrites,
+  type CollectedWrites,
+  type SubgraphWrites,
+  type WrittenData,
+} from './subgraph-writes';
 export { RedisGenerations, type GenerationsOptions } from './redis-generations';
 export { GenerationReader, GenerationSnapshot } from './generation-snapshot';
 export { GenerationCache, type GenerationCacheOptions, type GenerationLookup } from './generation-cache';

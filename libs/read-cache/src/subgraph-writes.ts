@@ -17,6 +17,29 @@ export interface WrittenData {
   documents: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
+/** Writes collected so far (an HTTP request's in a subgraph, a job's in the deliveries worker), for one `wrote`. */
+export interface CollectedWrites {
+  flush: boolean;
+  documents: Map<string, Set<string>>;
+}
+
+export const hasWrites = (collected: WrittenData): boolean => collected.flush || collected.documents.size > 0;
+
+/**
+ * Adds one reported write (libs/mongo data-access-tracking: `ids` undefined for documents it cannot name, `flush` for a
+ * write that cannot name its collection either) to what is collected.
+ */
+export function collectWrite(
+  into: CollectedWrites,
+  write: { flush: boolean; collection: string | undefined; ids: readonly string[] | undefined },
+): void {
+  if (write.flush) into.flush = true;
+  if (write.collection === undefined) return;
+  const ids = into.documents.get(write.collection) ?? new Set<string>();
+  into.documents.set(write.collection, ids);
+  for (const id of write.ids ?? []) ids.add(id);
+}
+
 export interface SubgraphWrites {
   /** Resolves once the generations are bumped, or once the bump failed and a flush was left to the retry loop. */
   wrote(written: WrittenData): Promise<void>;

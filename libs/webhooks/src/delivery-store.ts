@@ -158,6 +158,15 @@ export function newDelivery(
   };
 }
 
+/** What is due of a delivery as it was made (or as the release before left it pending). */
+const scheduleOf = (d: DeliveryDocument): ScheduleDocument => ({
+  _id: d._id,
+  webhookId: d.webhookId,
+  attempts: d.attempts,
+  nextAttemptAt: d.nextAttemptAt,
+  createdAt: d.createdAt,
+});
+
 /** The delivery with its schedule in: pending with the schedule's tries and time, or delivered once it is gone. */
 function withSchedule(delivery: DeliveryDocument, schedule: ScheduleDocument | null | undefined): DeliveryDocument {
   if (!delivery.scheduled || delivery.state !== 'pending') return delivery;
@@ -208,16 +217,7 @@ export class DeliveryStore {
     const scheduled = deliveries.filter((d) => d.scheduled && d.state === 'pending');
     if (scheduled.length > 0) {
       await this.schedule
-        .insertMany(
-          scheduled.map((d) => ({
-            _id: d._id,
-            webhookId: d.webhookId,
-            attempts: d.attempts,
-            nextAttemptAt: d.nextAttemptAt,
-            createdAt: d.createdAt,
-          })),
-          { ordered: false },
-        )
+        .insertMany(scheduled.map(scheduleOf), { ordered: false })
         .catch((error: unknown) => {
           // Some were there (a fan-out retried): the others went in all the same (unordered).
           if (!(error instanceof MongoBulkWriteError) || !isDuplicateKeyError(error)) throw error;
@@ -246,6 +246,12 @@ export class DeliveryStore {
     const delivery = await this.deliveries.findOne({ _id: id });
     if (!delivery?.scheduled || delivery.state !== 'pending') return delivery;
     return withSchedule(delivery, await this.schedule.findOne({ _id: id }));
+  }
+
+  /** One delivery as its readers see it, with its log (views), or null. */
+  async viewById(id: string): Promise<DeliveryView | null> {
+    const stored = await this.deliveries.findOne({ _id: id });
+    return stored && (await this.views([stored]))[0]!;
   }
 
   /**
@@ -287,13 +293,7 @@ export class DeliveryStore {
   async scheduleEarlierPending(): Promise<number> {
     const earlier = await this.deliveries.find({ state: 'pending', scheduled: { $exists: false } }).toArray();
     for (const delivery of earlier) {
-      await insertOnce(this.schedule, {
-        _id: delivery._id,
-        webhookId: delivery.webhookId,
-        attempts: delivery.attempts,
-        nextAttemptAt: delivery.nextAttemptAt,
-        createdAt: delivery.createdAt,
-      });
+      await insertOnce(this.schedule, scheduleOf(delivery));
       await this.deliveries.updateOne({ _id: delivery._id }, { $set: { scheduled: true } });
     }
     return earlier.length;

@@ -333,8 +333,7 @@ export class WebhookService {
   /** Sends one delivery again (a new attempt, the same `webhook-id`): from its log, also after it was delivered or failed. */
   async redeliver(caller: Caller, rawId: unknown, deliveryId: string): Promise<DeliveryWithAttempts> {
     const webhook = await this.requireManaged(caller, rawId);
-    const stored = await this.deliveries.deliveries.findOne({ _id: deliveryId });
-    const delivery = stored && (await this.deliveries.views([stored]))[0]!;
+    const delivery = await this.deliveries.viewById(deliveryId);
     const principal = this.owner(caller);
     const admin = isAdmin(principal);
     if (
