@@ -24,6 +24,13 @@ import { usersOwnerRights, type OwnerRights } from './owner-rights';
 import { WebhookSender } from './sender';
 
 const stack = testStack();
+
+async function waitUntil(done: () => boolean, timeoutMs = 5_000): Promise<void> {
+  for (const until = Date.now() + timeoutMs; !done(); ) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const logger = createLogger('delivery-processor-test', 'silent');
 
 describe('a delivery attempt', () => {
@@ -33,7 +40,7 @@ describe('a delivery attempt', () => {
   let owners: OwnerRights;
   let queue: DeliveryQueue;
   let sender: WebhookSender;
-  let relay: EventRelay;
+  const relays: EventRelay[] = [];
   const prefix = `test-${unique()}`;
 
   beforeAll(async () => {
@@ -56,7 +63,7 @@ describe('a delivery attempt', () => {
   });
 
   afterAll(async () => {
-    await relay?.close();
+    await Promise.all(relays.map((r) => r.close()));
     await queue?.queue.obliterate({ force: true }).catch(() => undefined);
     await queue?.close();
     await sender?.close();
@@ -64,12 +71,14 @@ describe('a delivery attempt', () => {
     await receiver?.close();
   });
 
-  it('when the fan-out queues a first attempt, then the try reads neither the delivery nor the event, and a job without them reads both', async () => {
+  /** The worker's parts on the suite's database, a member as the owner of a webhook to `url`, and events of theirs. */
+  const system = async (url: string) => {
     const events = new EventStore(db);
     const webhooks = new WebhookStore(db, new SecretBox(`key-${unique()}`));
     const deliveries = new DeliveryStore(db);
     const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
-    relay = new EventRelay({ db, logger, transport: localTransport(fanOut, events), sweepAfterMs: 10_000 });
+    const made = new EventRelay({ db, logger, transport: localTransport(fanOut, events), sweepAfterMs: 10_000 });
+    relays.push(made);
     const processor = new DeliveryProcessor({
       logger,
       events,
@@ -77,7 +86,7 @@ describe('a delivery attempt', () => {
       deliveries,
       queue,
       fanOut,
-      outbox: relay.outbox,
+      outbox: made.outbox,
       sender,
       owners,
       schedule: [1],
@@ -95,7 +104,7 @@ describe('a delivery attempt', () => {
       (id) => ({
         _id: id,
         ownerId,
-        url: receiver.url,
+        url,
         eventTypes: ['item.updated'],
         scopes: ['items:read'],
         description: null,
@@ -114,6 +123,11 @@ describe('a delivery attempt', () => {
         { id, name: `item ${id}` },
         { scope: 'items:read', ownerId, private: false },
       );
+    return { events, webhooks, deliveries, fanOut, processor, webhook, secret, event };
+  };
+
+  it('when the fan-out queues a first attempt, then the try reads neither the delivery nor the event, and a job without them reads both', async () => {
+    const { deliveries, fanOut, processor, webhook, secret, event } = await system(receiver.url);
     const carried = event(1);
     const plain = event(2);
     await fanOut.record([carried, plain]);
@@ -166,5 +180,54 @@ describe('a delivery attempt', () => {
     await processor.process(again?.data ?? { deliveryId: jobOf(carried.id).data.deliveryId });
     expect(receiver.received).toHaveLength(2);
     expect(await deliveries.schedule.countDocuments({ webhookId: webhook._id })).toBe(0);
+  });
+
+  it('when the owner redelivers while a try is on its way, then its outcome does not swallow the redelivery; one asked before the try was claimed is that try', async () => {
+    const endpoint = await startWebhookReceiver();
+    try {
+      const { deliveries, fanOut, processor, event } = await system(endpoint.url);
+      // As the events service's redelivery: the next try after every one in the log, due now.
+      const redeliver = async (id: string) => {
+        const view = (await deliveries.viewById(id))!;
+        const attempts = Math.max(view.attempts, ...view.attemptLog.map((a) => a.n));
+        await deliveries.set(view, { state: 'pending', attempts, nextAttemptAt: new Date(), reason: null });
+        return attempts + 1;
+      };
+      const jobFor = async (eventId: string) =>
+        (await queue.queue.getJobs(['waiting'])).find((job) => job.data.deliveryId.startsWith(eventId))!.data;
+      const stateOf = async (id: string) => {
+        const [view] = await deliveries.views([(await deliveries.deliveries.findOne({ _id: id }))!]);
+        return [view!.state, view!.attemptLog.map((a) => a.statusCode)];
+      };
+
+      // Try 1 is claimed and sent (the endpoint holds its answer) when the owner asks for another.
+      const onItsWay = event(3);
+      await fanOut.record([onItsWay]);
+      const first = await jobFor(onItsWay.id);
+      let release = () => undefined as void;
+      endpoint.hold(new Promise<void>((resolve) => (release = resolve)));
+      const trying = processor.process(first);
+      await waitUntil(() => endpoint.received.length === 1);
+      expect(await redeliver(first.deliveryId)).toBe(2);
+      release();
+      await trying; // delivered: it leaves the redelivery's schedule
+      expect((await deliveries.findById(first.deliveryId))?.state).toBe('pending');
+      await processor.process({ deliveryId: first.deliveryId }); // the redelivery's job
+      expect(endpoint.received).toHaveLength(2);
+      expect(await stateOf(first.deliveryId)).toEqual(['delivered', [200, 200]]);
+
+      // Asked before try 1 was claimed: try 1 is sent after the request, and is the one the redelivery asked for.
+      const beforeClaim = event(4);
+      await fanOut.record([beforeClaim]);
+      const carried = await jobFor(beforeClaim.id);
+      expect(await redeliver(carried.deliveryId)).toBe(1);
+      await processor.process(carried);
+      await processor.process({ deliveryId: carried.deliveryId }); // the redelivery's job (or the sweep's) for try 1
+      expect(endpoint.received).toHaveLength(3);
+      expect(await stateOf(carried.deliveryId)).toEqual(['delivered', [200]]);
+      expect(await deliveries.schedule.countDocuments({ _id: { $in: [first.deliveryId, carried.deliveryId] } })).toBe(0);
+    } finally {
+      await endpoint.close();
+    }
   });
 });

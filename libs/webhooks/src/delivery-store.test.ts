@@ -200,6 +200,42 @@ describe('the attempt log', () => {
     expect(await store.schedule.countDocuments({ _id: left._id })).toBe(0);
   });
 
+  it('when a redelivery comes while a try is on its way, then the outcome of that try (delivered, given up or retried) leaves the redelivery standing', async () => {
+    const store = new DeliveryStore(db);
+    const [delivered, failed, retried, own] = [delivery(), delivery(), delivery(), delivery()];
+    await store.createMany([delivered, failed, retried, own]);
+    const later = new Date(Date.now() + 60_000);
+    const dueSoon = async () => (await store.due(new Date(Date.now() + 1_000), 10_000)).map((d) => `${d.deliveryId}#${d.attempt}`);
+    for (const [one, outcome] of [
+      [delivered, { state: 'delivered', attempts: 1, lastStatusCode: 200, reason: null }],
+      [failed, { state: 'failed', attempts: 1, lastStatusCode: 500, reason: 'every attempt of the retry schedule failed' }],
+      [retried, { attempts: 1, nextAttemptAt: later, lastStatusCode: 503 }],
+    ] as const) {
+      // The worker reads the delivery and claims try 1; the owner redelivers (the log shows the claim); the try ends.
+      const read = (await store.findById(one._id))!;
+      expect(await store.claimAttempt(read, 1)).toBe(true);
+      const view = (await store.viewById(one._id))!;
+      await store.set(view, { state: 'pending', attempts: 1, nextAttemptAt: new Date(), reason: null });
+      await store.finishAttempt(read, 1, { statusCode: outcome.lastStatusCode, durationMs: 3, error: null });
+      await store.set(read, outcome);
+      expect([one._id, (await store.findById(one._id))?.state]).toEqual([one._id, 'pending']);
+      expect(await dueSoon()).toContain(`${one._id}#2`);
+    }
+
+    // The redelivery's own try settles it: it was read under the redelivery's schedule.
+    const again = (await store.findById(delivered._id))!;
+    expect(await store.claimAttempt(again, 2)).toBe(true);
+    await store.set(again, { state: 'delivered', attempts: 2, lastStatusCode: 200, reason: null });
+    expect((await store.findById(delivered._id))?.state).toBe('delivered');
+    expect((await store.attemptsOf([delivered._id])).map((a) => a.n)).toEqual([1, 2]);
+
+    // Without a redelivery, nothing changes: a try's outcome settles the schedule it was read under.
+    const plain = (await store.findById(own._id))!;
+    await store.set(plain, { state: 'failed', attempts: 1, reason: 'gave up' });
+    expect((await store.findById(own._id))?.state).toBe('failed');
+    expect(await store.schedule.countDocuments({ _id: own._id })).toBe(0);
+  });
+
   it('when deliveries of the release before are pending, then they are scheduled once, and the ones settled stay as they are', async () => {
     const store = new DeliveryStore(db);
     const { scheduled: _pending, ...earlier } = delivery();

@@ -20,7 +20,8 @@
  * without its delivery (dropped by the worker once old), never a delivery that nothing will try; a re-published
  * event's schedule for a delivery made before is harmless, since the next try's claim says it was made.
  */
-import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
+import { randomUUID } from 'node:crypto';
+import { MongoBulkWriteError, type Collection, type Db, type Filter } from 'mongodb';
 import type { EventAudience } from '@platform/events';
 import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
@@ -60,6 +61,11 @@ export interface DeliveryDocument {
    * Absent on deliveries made before: their state is all on the document.
    */
   scheduled?: true;
+  /**
+   * Never stored on the delivery: the revision of the schedule it was read with (`ScheduleDocument.revision`; absent
+   * for a schedule as made). A try settles only the schedule it was read under (DeliveryStore.set).
+   */
+  scheduleRevision?: string;
 }
 
 /** What is still due of a delivery (`webhook_schedule`): its tries so far and when the next is due. */
@@ -71,6 +77,11 @@ export interface ScheduleDocument {
   createdAt: Date;
   /** A redelivery's: the `updatedAt` of the settled delivery it makes pending again (dropSettledSchedule). */
   supersedes?: Date;
+  /**
+   * A redelivery's, new at each one: a try read under another revision (one on its way when the redelivery came) does
+   * not settle this schedule, so its outcome cannot swallow the redelivery.
+   */
+  revision?: string;
 }
 
 /** A delivery as its readers see it (the schedule's tries and next time in, delivered once that is gone), with its log. */
@@ -170,9 +181,18 @@ const scheduleOf = (d: DeliveryDocument): ScheduleDocument => ({
 /** The delivery with its schedule in: pending with the schedule's tries and time, or delivered once it is gone. */
 function withSchedule(delivery: DeliveryDocument, schedule: ScheduleDocument | null | undefined): DeliveryDocument {
   if (!delivery.scheduled || delivery.state !== 'pending') return delivery;
-  if (schedule) return { ...delivery, attempts: schedule.attempts, nextAttemptAt: schedule.nextAttemptAt };
+  if (schedule) {
+    const { attempts, nextAttemptAt, revision } = schedule;
+    return { ...delivery, attempts, nextAttemptAt, ...(revision === undefined ? {} : { scheduleRevision: revision }) };
+  }
   return { ...delivery, state: 'delivered' };
 }
+
+/** The schedule `delivery` was read under, and no other (a redelivery's since has another revision). */
+const readUnder = (delivery: Pick<DeliveryDocument, '_id' | 'scheduleRevision'>): Filter<ScheduleDocument> => ({
+  _id: delivery._id,
+  revision: delivery.scheduleRevision === undefined ? { $exists: false } : delivery.scheduleRevision,
+});
 
 /** The sweep's due deliveries, a webhook's log, a delivery's attempts; webhooks by owner and the enabled ones. */
 export const DELIVERY_INDEXES: IndexSpec[] = [
@@ -385,27 +405,37 @@ export class DeliveryStore {
 
   /**
    * Only the holder of the latest attempt's claim (or the API, for a redelivery) writes a delivery's state; `delivery`
-   * is as read (findById, views: a scheduled one's tries from its schedule or log). A scheduled delivery: delivered
-   * deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the schedule (never re-made: a
-   * schedule that went, with its webhook or for a later try that was delivered, stays gone); failed or withheld on
-   * the delivery with its tries, then its schedule goes; pending again (a redelivery) schedules the next try first,
-   * marked with the settlement it undoes (`supersedes`), then writes the delivery pending: a crash in between leaves a
-   * schedule the worker keeps while it may still be on its way and drops after ORPHAN_SCHEDULE_MS (the redelivery was
-   * never acknowledged), never a pending delivery without a schedule (which would read as delivered). A delivery of the
-   * release before gets its schedule at its next try or redelivery, so the sweep that reads only the schedule queues it.
+   * is as read (findById, views: a scheduled one's tries from its schedule or log, and the schedule's revision). A
+   * scheduled delivery: delivered deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the
+   * schedule (never re-made: a schedule that went, with its webhook or for a later try that was delivered, stays gone);
+   * failed or withheld on the delivery with its tries, then its schedule goes; each of these touches only the schedule
+   * the delivery was read under, so a redelivery made meanwhile (while the try was on its way) stands: its schedule
+   * stays, and a failure written over its pending delivery is undone. Pending again (a redelivery) schedules the next
+   * try first under a new revision, marked with the settlement it undoes (`supersedes`), then writes the delivery
+   * pending: a crash in between leaves a schedule the worker keeps while it may still be on its way and drops after
+   * ORPHAN_SCHEDULE_MS (the redelivery was never acknowledged), never a pending delivery without a schedule (which
+   * would read as delivered). A delivery of the release before gets its schedule at its next try or redelivery, so the
+   * sweep that reads only the schedule queues it.
    */
   async set(
-    delivery: Pick<DeliveryDocument, '_id' | 'webhookId' | 'scheduled' | 'createdAt' | 'attempts' | 'updatedAt'>,
-    changes: Partial<Omit<DeliveryDocument, '_id'>>,
+    delivery: Pick<
+      DeliveryDocument,
+      '_id' | 'webhookId' | 'scheduled' | 'createdAt' | 'attempts' | 'updatedAt' | 'scheduleRevision'
+    >,
+    changes: Partial<Omit<DeliveryDocument, '_id' | 'scheduleRevision'>>,
   ): Promise<void> {
     const id = delivery._id;
     const now = new Date();
     const { state, attempts, nextAttemptAt, ...rest } = changes;
-    const schedule = async (next: Date, supersedes?: Date) => {
+    const schedule = async (next: Date, redelivery?: { supersedes: Date }) => {
       await this.schedule.updateOne(
         { _id: id },
         {
-          $set: { attempts: attempts ?? delivery.attempts, nextAttemptAt: next, ...(supersedes ? { supersedes } : {}) },
+          $set: {
+            attempts: attempts ?? delivery.attempts,
+            nextAttemptAt: next,
+            ...(redelivery ? { supersedes: redelivery.supersedes, revision: randomUUID() } : {}),
+          },
           $setOnInsert: { webhookId: delivery.webhookId, createdAt: now },
         },
         { upsert: true },
@@ -413,7 +443,7 @@ export class DeliveryStore {
     };
     if (!delivery.scheduled) {
       if ((state === undefined || state === 'pending') && nextAttemptAt !== undefined) {
-        await schedule(nextAttemptAt, state === 'pending' ? delivery.updatedAt : undefined);
+        await schedule(nextAttemptAt, state === 'pending' ? { supersedes: delivery.updatedAt } : undefined);
         await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, scheduled: true, updatedAt: now } });
         return;
       }
@@ -421,7 +451,7 @@ export class DeliveryStore {
       return;
     }
     if (state === 'delivered') {
-      await this.schedule.deleteOne({ _id: id });
+      await this.schedule.deleteOne(readUnder(delivery));
       return;
     }
     if (state === 'failed' || state === 'withheld') {
@@ -429,24 +459,25 @@ export class DeliveryStore {
         { _id: id },
         { $set: { ...rest, state, attempts: attempts ?? delivery.attempts, updatedAt: now } },
       );
-      await this.schedule.deleteOne({ _id: id });
+      const { deletedCount } = await this.schedule.deleteOne(readUnder(delivery));
+      // Not the schedule it was read under: a redelivery came meanwhile, and the delivery is pending again for it.
+      if (deletedCount === 0 && (await this.schedule.findOne({ _id: id }))) {
+        await this.deliveries.updateOne({ _id: id }, { $set: { state: 'pending', reason: null, updatedAt: new Date() } });
+      }
       return;
     }
     if (state === 'pending') {
-      await schedule(nextAttemptAt ?? now, delivery.updatedAt);
+      await schedule(nextAttemptAt ?? now, { supersedes: delivery.updatedAt });
       await this.deliveries.updateOne({ _id: id }, { $set: { ...rest, state, updatedAt: now } });
       return;
     }
     if (attempts !== undefined || nextAttemptAt !== undefined) {
-      await this.schedule.updateOne(
-        { _id: id },
-        {
-          $set: {
-            ...(attempts === undefined ? {} : { attempts }),
-            ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
-          },
+      await this.schedule.updateOne(readUnder(delivery), {
+        $set: {
+          ...(attempts === undefined ? {} : { attempts }),
+          ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
         },
-      );
+      });
     }
   }
 
