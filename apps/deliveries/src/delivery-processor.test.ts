@@ -72,7 +72,7 @@ describe('a delivery attempt', () => {
   });
 
   /** The worker's parts on the suite's database, a member as the owner of a webhook to `url`, and events of theirs. */
-  const system = async (url: string) => {
+  const system = async (url: string, schedule: readonly number[] = [1]) => {
     const events = new EventStore(db);
     const webhooks = new WebhookStore(db, new SecretBox(`key-${unique()}`));
     const deliveries = new DeliveryStore(db);
@@ -89,7 +89,7 @@ describe('a delivery attempt', () => {
       outbox: made.outbox,
       sender,
       owners,
-      schedule: [1],
+      schedule,
       timeoutMs: 2_000,
     });
     const username = `hooked${unique()}`;
@@ -185,47 +185,94 @@ describe('a delivery attempt', () => {
   it('when the owner redelivers while a try is on its way, then its outcome does not swallow the redelivery; one asked before the try was claimed is that try', async () => {
     const endpoint = await startWebhookReceiver();
     try {
-      const { deliveries, fanOut, processor, event } = await system(endpoint.url);
-      // As the events service's redelivery: the next try after every one in the log, due now.
-      const redeliver = async (id: string) => {
-        const view = (await deliveries.viewById(id))!;
-        const attempts = Math.max(view.attempts, ...view.attemptLog.map((a) => a.n));
-        await deliveries.set(view, { state: 'pending', attempts, nextAttemptAt: new Date(), reason: null });
-        return attempts + 1;
-      };
-      const jobFor = async (eventId: string) =>
-        (await queue.queue.getJobs(['waiting'])).find((job) => job.data.deliveryId.startsWith(eventId))!.data;
+      const { deliveries, fanOut, processor, webhooks, webhook, event } = await system(endpoint.url, []);
+      const redeliver = async (id: string) => (await fanOut.redeliver((await deliveries.viewById(id))!)).attempts + 1;
+      const job = async (id: string) => (await queue.queue.getJob(id))!;
+      const firstJob = async (eventId: string) =>
+        (await queue.queue.getJobs(['waiting'])).find((queued) => queued.data.deliveryId.startsWith(eventId))!.data;
       const stateOf = async (id: string) => {
         const [view] = await deliveries.views([(await deliveries.deliveries.findOne({ _id: id }))!]);
         return [view!.state, view!.attemptLog.map((a) => a.statusCode)];
+      };
+      const holding = () => {
+        let release = () => undefined as void;
+        endpoint.hold(new Promise<void>((resolve) => (release = resolve)));
+        return () => release();
       };
 
       // Try 1 is claimed and sent (the endpoint holds its answer) when the owner asks for another.
       const onItsWay = event(3);
       await fanOut.record([onItsWay]);
-      const first = await jobFor(onItsWay.id);
-      let release = () => undefined as void;
-      endpoint.hold(new Promise<void>((resolve) => (release = resolve)));
-      const trying = processor.process(first);
+      const first = await firstJob(onItsWay.id);
+      let release = holding();
+      let trying = processor.process(first);
       await waitUntil(() => endpoint.received.length === 1);
       expect(await redeliver(first.deliveryId)).toBe(2);
       release();
       await trying; // delivered: it leaves the redelivery's schedule
       expect((await deliveries.findById(first.deliveryId))?.state).toBe('pending');
-      await processor.process({ deliveryId: first.deliveryId }); // the redelivery's job
+      await processor.process((await job(`${first.deliveryId}.2`)).data); // the redelivery's job
       expect(endpoint.received).toHaveLength(2);
       expect(await stateOf(first.deliveryId)).toEqual(['delivered', [200, 200]]);
 
-      // Asked before try 1 was claimed: try 1 is sent after the request, and is the one the redelivery asked for.
-      const beforeClaim = event(4);
+      // The last try of the schedule (no retries here) is on its way and fails after the owner redelivered: the
+      // redelivery stands, and the endpoint is not disabled: its try is the endpoint's next chance.
+      const failing = event(4);
+      await fanOut.record([failing]);
+      const last = await firstJob(failing.id);
+      release = holding();
+      endpoint.respond((delivery) => (endpoint.received.indexOf(delivery) === 2 ? 500 : 200));
+      trying = processor.process(last);
+      await waitUntil(() => endpoint.received.length === 3);
+      expect(await redeliver(last.deliveryId)).toBe(2);
+      release();
+      await trying;
+      expect(endpoint.received).toHaveLength(3);
+      expect((await deliveries.findById(last.deliveryId))?.state).toBe('pending');
+      expect((await webhooks.findById(webhook._id))?.status).toBe('enabled');
+      await processor.process((await job(`${last.deliveryId}.2`)).data);
+      expect(endpoint.received).toHaveLength(4);
+      expect(await stateOf(last.deliveryId)).toEqual(['delivered', [500, 200]]);
+
+      // Asked before try 1 was claimed: the job queued for try 1 is the redelivery's (the same try, sent after the
+      // request); it leaves the redelivery's schedule, and the sweep's job for that try settles it from the log.
+      const beforeClaim = event(5);
       await fanOut.record([beforeClaim]);
-      const carried = await jobFor(beforeClaim.id);
+      const carried = await firstJob(beforeClaim.id);
       expect(await redeliver(carried.deliveryId)).toBe(1);
       await processor.process(carried);
-      await processor.process({ deliveryId: carried.deliveryId }); // the redelivery's job (or the sweep's) for try 1
-      expect(endpoint.received).toHaveLength(3);
+      expect(endpoint.received).toHaveLength(5);
+      expect(await deliveries.due(new Date(Date.now() + 1_000), 10_000)).toContainEqual({ deliveryId: carried.deliveryId, attempt: 1 });
+      await processor.process({ deliveryId: carried.deliveryId });
+      expect(endpoint.received).toHaveLength(5);
       expect(await stateOf(carried.deliveryId)).toEqual(['delivered', [200]]);
-      expect(await deliveries.schedule.countDocuments({ _id: { $in: [first.deliveryId, carried.deliveryId] } })).toBe(0);
+      expect(await deliveries.schedule.countDocuments({ _id: { $in: [first.deliveryId, last.deliveryId, carried.deliveryId] } })).toBe(0);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('when the owner redelivers a delivery waiting out a retry, then its next try is sent now, not after the backoff', async () => {
+    const endpoint = await startWebhookReceiver();
+    try {
+      const { deliveries, fanOut, processor, event } = await system(endpoint.url, [3_600]);
+      const refused = event(6);
+      await fanOut.record([refused]);
+      const first = (await queue.queue.getJobs(['waiting'])).find((queued) => queued.data.deliveryId.startsWith(refused.id))!;
+      endpoint.respond(() => 503);
+      await processor.process(first.data);
+      endpoint.respond(() => 200);
+      const retry = `${first.data.deliveryId}.2`;
+      expect(await (await queue.queue.getJob(retry))!.isDelayed()).toBe(true); // an hour's backoff
+
+      const view = await fanOut.redeliver((await deliveries.viewById(first.data.deliveryId))!);
+      expect([view.state, view.attempts]).toEqual(['pending', 1]);
+      const now = (await queue.queue.getJob(retry))!;
+      expect(await now.isDelayed()).toBe(false);
+      expect(await now.isWaiting()).toBe(true);
+      await processor.process(now.data);
+      expect(endpoint.received.map((r) => r.headers['webhook-id'])).toEqual([refused.id, refused.id]);
+      expect((await deliveries.findById(first.data.deliveryId))?.state).toBe('delivered');
     } finally {
       await endpoint.close();
     }

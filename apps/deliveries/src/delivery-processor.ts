@@ -224,15 +224,16 @@ export class DeliveryProcessor {
     }
     const delay = nextAttemptDelayMs(this.deps.schedule, n);
     if (delay === null) {
-      await deliveries.set(delivery, {
+      const settled = await deliveries.set(delivery, {
         state: 'failed',
         attempts: n,
         lastStatusCode: result.statusCode,
         reason: 'every attempt of the retry schedule failed',
       });
       if (!counted) webhookDeliveries.inc({ outcome: 'exhausted' });
-      // Sustained failure: the schedule ran out for the first time (a failed redelivery later disables nothing).
-      if (n === this.deps.schedule.length + 1) await this.disable(webhook);
+      // Sustained failure: the schedule ran out for the first time (a failed redelivery later disables nothing), and
+      // no redelivery came meanwhile (its try is the endpoint's next chance).
+      if (settled && n === this.deps.schedule.length + 1) await this.disable(webhook);
       return;
     }
     const nextAttemptAt = new Date(Date.now() + delay);

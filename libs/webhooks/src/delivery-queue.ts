@@ -60,6 +60,16 @@ export class DeliveryQueue {
     await this.enqueueMany([{ deliveryId, attempt, delayMs }]);
   }
 
+  /**
+   * Queues try `attempt` to run now, also when it is queued already for later (a retry's backoff): a job id is taken
+   * once, so adding it again would leave the try waiting for that backoff. A job that started meanwhile is left to run.
+   */
+  async enqueueNow(deliveryId: string, attempt: number): Promise<void> {
+    await this.enqueue(deliveryId, attempt);
+    const queued = await this.queue.getJob(`${deliveryId}.${attempt}`);
+    if (queued && (await queued.isDelayed())) await queued.promote().catch(() => undefined);
+  }
+
   /** Queues many attempts in one round trip (a fan-out, a sweep); a first attempt may carry its delivery and event. */
   async enqueueMany(
     attempts: ReadonlyArray<{ deliveryId: string; attempt: number; delayMs?: number; first?: FirstAttempt }>,

@@ -229,9 +229,22 @@ describe('the attempt log', () => {
     expect((await store.findById(delivered._id))?.state).toBe('delivered');
     expect((await store.attemptsOf([delivered._id])).map((a) => a.n)).toEqual([1, 2]);
 
+    // The last try is on its way; the owner redelivers, the redelivery's try is delivered first, then the last try
+    // fails: the delivery stays delivered (and the worker is told, so it does not disable the endpoint).
+    const slow = delivery();
+    await store.createMany([slow]);
+    const read = (await store.findById(slow._id))!;
+    await store.claimAttempt(read, 1);
+    await store.set((await store.viewById(slow._id))!, { state: 'pending', attempts: 1, nextAttemptAt: new Date(), reason: null });
+    const redelivered = (await store.findById(slow._id))!;
+    await store.claimAttempt(redelivered, 2);
+    await store.set(redelivered, { state: 'delivered', attempts: 2, lastStatusCode: 200, reason: null });
+    expect(await store.set(read, { state: 'failed', attempts: 1, reason: 'every attempt of the retry schedule failed' })).toBe(false);
+    expect((await store.findById(slow._id))?.state).toBe('delivered');
+
     // Without a redelivery, nothing changes: a try's outcome settles the schedule it was read under.
     const plain = (await store.findById(own._id))!;
-    await store.set(plain, { state: 'failed', attempts: 1, reason: 'gave up' });
+    expect(await store.set(plain, { state: 'failed', attempts: 1, reason: 'gave up' })).toBe(true);
     expect((await store.findById(own._id))?.state).toBe('failed');
     expect(await store.schedule.countDocuments({ _id: own._id })).toBe(0);
   });

@@ -408,14 +408,15 @@ export class DeliveryStore {
    * is as read (findById, views: a scheduled one's tries from its schedule or log, and the schedule's revision). A
    * scheduled delivery: delivered deletes its schedule; the next try (`attempts`, `nextAttemptAt`) is written on the
    * schedule (never re-made: a schedule that went, with its webhook or for a later try that was delivered, stays gone);
-   * failed or withheld on the delivery with its tries, then its schedule goes; each of these touches only the schedule
-   * the delivery was read under, so a redelivery made meanwhile (while the try was on its way) stands: its schedule
-   * stays, and a failure written over its pending delivery is undone. Pending again (a redelivery) schedules the next
-   * try first under a new revision, marked with the settlement it undoes (`supersedes`), then writes the delivery
-   * pending: a crash in between leaves a schedule the worker keeps while it may still be on its way and drops after
-   * ORPHAN_SCHEDULE_MS (the redelivery was never acknowledged), never a pending delivery without a schedule (which
-   * would read as delivered). A delivery of the release before gets its schedule at its next try or redelivery, so the
-   * sweep that reads only the schedule queues it.
+   * failed or withheld on the delivery with its tries, then its schedule goes. Each of these touches only what was
+   * read: the schedule of that revision, and for failed or withheld the delivery as last written (`updatedAt`), so a
+   * redelivery made meanwhile (while the try was on its way) stands, and so does what that redelivery's own try
+   * settled. Resolves false when a failed or withheld settlement found the delivery written since (nothing written).
+   * Pending again (a redelivery) schedules the next try first under a new revision, marked with the settlement it
+   * undoes (`supersedes`), then writes the delivery pending: a crash in between leaves a schedule the worker keeps
+   * while it may still be on its way and drops after ORPHAN_SCHEDULE_MS (the redelivery was never acknowledged), never
+   * a pending delivery without a schedule (which would read as delivered). A delivery of the release before gets its
+   * schedule at its next try or redelivery, so the sweep that reads only the schedule queues it.
    */
   async set(
     delivery: Pick<
@@ -423,7 +424,7 @@ export class DeliveryStore {
       '_id' | 'webhookId' | 'scheduled' | 'createdAt' | 'attempts' | 'updatedAt' | 'scheduleRevision'
     >,
     changes: Partial<Omit<DeliveryDocument, '_id' | 'scheduleRevision'>>,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const id = delivery._id;
     const now = new Date();
     const { state, attempts, nextAttemptAt, ...rest } = changes;
@@ -445,31 +446,29 @@ export class DeliveryStore {
       if ((state === undefined || state === 'pending') && nextAttemptAt !== undefined) {
         await schedule(nextAttemptAt, state === 'pending' ? { supersedes: delivery.updatedAt } : undefined);
         await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, scheduled: true, updatedAt: now } });
-        return;
+        return true;
       }
       await this.deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: now } });
-      return;
+      return true;
     }
     if (state === 'delivered') {
       await this.schedule.deleteOne(readUnder(delivery));
-      return;
+      return true;
     }
     if (state === 'failed' || state === 'withheld') {
-      await this.deliveries.updateOne(
-        { _id: id },
+      // Over the delivery as read only: a redelivery since wrote it pending (and its try may have settled it).
+      const { matchedCount } = await this.deliveries.updateOne(
+        { _id: id, updatedAt: delivery.updatedAt },
         { $set: { ...rest, state, attempts: attempts ?? delivery.attempts, updatedAt: now } },
       );
-      const { deletedCount } = await this.schedule.deleteOne(readUnder(delivery));
-      // Not the schedule it was read under: a redelivery came meanwhile, and the delivery is pending again for it.
-      if (deletedCount === 0 && (await this.schedule.findOne({ _id: id }))) {
-        await this.deliveries.updateOne({ _id: id }, { $set: { state: 'pending', reason: null, updatedAt: new Date() } });
-      }
-      return;
+      if (matchedCount === 0) return false;
+      await this.schedule.deleteOne(readUnder(delivery));
+      return true;
     }
     if (state === 'pending') {
       await schedule(nextAttemptAt ?? now, { supersedes: delivery.updatedAt });
       await this.deliveries.updateOne({ _id: id }, { $set: { ...rest, state, updatedAt: now } });
-      return;
+      return true;
     }
     if (attempts !== undefined || nextAttemptAt !== undefined) {
       await this.schedule.updateOne(readUnder(delivery), {
@@ -479,6 +478,7 @@ export class DeliveryStore {
         },
       });
     }
+    return true;
   }
 
   /**

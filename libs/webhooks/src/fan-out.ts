@@ -8,7 +8,7 @@
 import { eventsRecorded } from '@platform/metrics';
 import type { PublishedEvent } from '@platform/mongo';
 import type { EventStore, StoredEvent } from './event-store';
-import { newDelivery, type DeliveryDocument, type DeliveryStore } from './delivery-store';
+import { newDelivery, type DeliveryDocument, type DeliveryStore, type DeliveryView } from './delivery-store';
 import type { DeliveryQueue } from './delivery-queue';
 import { subscribes, webhookScopes, type WebhookStore } from './webhook-store';
 
@@ -67,6 +67,19 @@ export class EventFanOut {
     const created = await this.deliveries.createMany(deliveries);
     const byId = new Map(events.map((event) => [event._id, event]));
     await this.enqueue(created, (id) => byId.get(id));
+  }
+
+  /**
+   * Sends `delivery` (as read, with its log) once more, now: the next try after every one its log shows, pending from
+   * now on, queued to run now (also when that try is queued for later, in a retry's backoff); resolves it pending.
+   */
+  async redeliver(delivery: DeliveryView): Promise<DeliveryView> {
+    const now = new Date();
+    const attempts = Math.max(delivery.attempts, ...delivery.attemptLog.map((a) => a.n));
+    await this.deliveries.set(delivery, { state: 'pending', attempts, nextAttemptAt: now, reason: null });
+    const pending = { ...delivery, state: 'pending' as const, attempts, nextAttemptAt: now, reason: null };
+    await this.queue?.enqueueNow(delivery._id, attempts + 1).catch(() => undefined); // else the sweep queues it
+    return pending;
   }
 
   /**

@@ -349,12 +349,7 @@ export class WebhookService {
     if (webhook.status !== 'enabled') {
       throw new AppError('CONFLICT', 'The webhook is disabled; enable it before redelivering');
     }
-    const now = new Date();
     // The next try follows every one made (its log's: a try's claim is there even when nothing else counted it).
-    const attempts = Math.max(delivery.attempts, ...delivery.attemptLog.map((a) => a.n));
-    await this.deliveries.set(delivery, { state: 'pending', attempts, nextAttemptAt: now, reason: null });
-    const { attemptLog, ...pending } = { ...delivery, state: 'pending' as const, attempts, nextAttemptAt: now, reason: null };
-    await this.fanOut.enqueue([pending]);
-    return { ...pending, attemptLog };
+    return this.fanOut.redeliver(delivery);
   }
 }
