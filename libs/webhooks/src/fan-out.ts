@@ -78,7 +78,8 @@ export class EventFanOut {
     const attempts = Math.max(delivery.attempts, ...delivery.attemptLog.map((a) => a.n));
     await this.deliveries.set(delivery, { state: 'pending', attempts, nextAttemptAt: now, reason: null });
     const pending = { ...delivery, state: 'pending' as const, attempts, nextAttemptAt: now, reason: null };
-    await this.queue?.enqueueNow(delivery._id, attempts + 1).catch(() => undefined); // else the sweep queues it
+    const queue = this.queue;
+    if (queue) await this.queueing(() => queue.enqueueNow(delivery._id, attempts + 1));
     return pending;
   }
 
@@ -90,9 +91,10 @@ export class EventFanOut {
     deliveries: readonly DeliveryDocument[],
     eventOf?: (id: string) => StoredEvent | undefined,
   ): Promise<void> {
-    if (!this.queue) return;
-    try {
-      await this.queue.enqueueMany(
+    const queue = this.queue;
+    if (!queue) return;
+    await this.queueing(() =>
+      queue.enqueueMany(
         deliveries.map((d) => {
           const event = d.eventId === null ? null : eventOf?.(d.eventId);
           return {
@@ -101,7 +103,14 @@ export class EventFanOut {
             ...(eventOf && d.attempts === 0 && event !== undefined ? { first: { delivery: d, event } } : {}),
           };
         }),
-      );
+      ),
+    );
+  }
+
+  /** Runs one queueing step; a queue that is away is said once (until it answers again), the sweep queues what is due. */
+  private async queueing(step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
       this.queueDown = false;
     } catch (error) {
       if (!this.queueDown) {
