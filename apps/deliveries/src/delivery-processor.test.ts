@@ -1,7 +1,8 @@
 /**
  * A first attempt as the worker makes it, against FerretDB through the wire recorder, BullMQ on the stack's Redis and
  * the stack's users subgraph: the fan-out's job carries the delivery and its event, so the try reads neither from the
- * database (on FerretDB v1 each is a pass over a collection that grows with every write) and writes only its claim,
+ * database (on FerretDB v1 each is a pass over a collection that grows with every write), reads after its claim only
+ * the owner's deletion mark (a primary-key read), and writes only its claim,
  * its outcome and the delivery's state; the receiver verifies it with `standardwebhooks`. A job without them (a retry,
  * the sweep's, a redelivery) reads both, as before, and the rights of the owner are checked at every try either way.
  */
@@ -144,7 +145,8 @@ describe('a delivery attempt', () => {
         .map((c) => `${c.name} ${String(c.body[c.name])}`);
     };
     const first = await attempt(jobOf(carried.id).data);
-    expect(first.filter((c) => c.startsWith('find '))).toEqual(['find webhooks']);
+    // The webhook, and after the claim its owner's deletion mark (a primary-key read).
+    expect(first.filter((c) => c.startsWith('find '))).toEqual(['find webhooks', 'find deletion_marks']);
     // Delivered: the claim, the outcome and the schedule's end; the delivery itself is not written.
     expect(first.filter((c) => !c.startsWith('find '))).toEqual([
       'insert webhook_attempts',
@@ -155,6 +157,7 @@ describe('a delivery attempt', () => {
     // schedule) and the event are read.
     const read = await attempt({ deliveryId: jobOf(plain.id).data.deliveryId });
     expect(read.filter((c) => c.startsWith('find ')).sort()).toEqual([
+      'find deletion_marks',
       'find events',
       'find webhook_deliveries',
       'find webhook_schedule',

@@ -39,7 +39,7 @@ import type {
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
-import { firstAttemptOf, webhookScopes } from '@platform/webhooks';
+import { firstAttemptOf, webhookScopes, withoutPersonalData } from '@platform/webhooks';
 import type { OwnerRights } from './owner-rights';
 import type { SendResult, WebhookSender } from './sender';
 
@@ -62,6 +62,12 @@ export interface ProcessorDeps {
 }
 
 const SWEEP_BATCH = 500;
+
+/** A stored event as a delivery's body (its public representation, as the feed shows it). */
+const publicBody = (stored: StoredEvent): string => {
+  const { _id, ...rest } = stored;
+  return JSON.stringify(toPublicEvent({ ...rest, id: _id } as RecordedEvent));
+};
 
 export class DeliveryProcessor {
   constructor(private readonly deps: ProcessorDeps) {}
@@ -95,12 +101,28 @@ export class DeliveryProcessor {
       webhookDeliveries.inc({ outcome: message.state });
       return;
     }
-    const { body, occurredAt } = message;
+    const { occurredAt } = message;
+    let { body } = message;
     const n = delivery.attempts + 1;
     if (!(await deliveries.claimAttempt(delivery, n))) {
       await this.claimTaken(delivery, n);
       return;
     }
+    // After the claim (ADR 0009's order): an account deletion marks the account, then waits for the tries claimed
+    // before; a try claimed after finds the mark and sends nothing to its endpoints, nor its personal data elsewhere.
+    const about = message.event?.resource.type === 'user' ? message.event.resource.id : null;
+    const [ownerDeleted, aboutDeleted] = await Promise.all([
+      this.deps.events.accountDeleted(webhook.ownerId),
+      about === null ? false : this.deps.events.accountDeleted(about),
+    ]);
+    if (ownerDeleted) {
+      const reason = 'the owner account is deactivated or gone';
+      await deliveries.finishAttempt(delivery, n, { statusCode: null, durationMs: null, error: `not sent: ${reason}` });
+      await deliveries.set(delivery, { state: 'withheld', attempts: n, reason });
+      webhookDeliveries.inc({ outcome: 'withheld' });
+      return;
+    }
+    if (aboutDeleted && message.event) body = publicBody(withoutPersonalData(message.event));
     await this.deps.claimed?.();
     const secrets = webhooks.signingSecrets(webhook);
     const result = await this.deps.sender.send(webhook.url, {
@@ -129,10 +151,13 @@ export class DeliveryProcessor {
     webhook: WebhookDocument,
     /** The event as the fan-out had it (a first attempt's job), if it came along. */
     carried?: StoredEvent | null,
-  ): Promise<{ body: string; occurredAt: Date | null } | { state: 'withheld' | 'failed'; reason: string }> {
+  ): Promise<
+    | { body: string; occurredAt: Date | null; event: StoredEvent | null }
+    | { state: 'withheld' | 'failed'; reason: string }
+  > {
     const owner = await this.deps.owners.ownerOf(webhook.ownerId);
     if (!owner) return { state: 'withheld', reason: 'the owner account is deactivated or gone' };
-    if (delivery.eventId === null) return { body: JSON.stringify(delivery.body), occurredAt: null };
+    if (delivery.eventId === null) return { body: JSON.stringify(delivery.body), occurredAt: null, event: null };
     const stored = carried?._id === delivery.eventId ? carried : await this.deps.events.findById(delivery.eventId);
     if (!stored) return { state: 'failed', reason: 'the event is past retention' };
     // A deactivation stops the endpoint: what happened before the account was activated again stays undelivered,
@@ -144,11 +169,7 @@ export class DeliveryProcessor {
     if (!canDeliverEvent(owner.reader, webhookScopes(webhook), stored.audience)) {
       return { state: 'withheld', reason: 'the owner may not read this event' };
     }
-    const { _id, ...rest } = stored;
-    return {
-      body: JSON.stringify(toPublicEvent({ ...rest, id: _id } as RecordedEvent)),
-      occurredAt: stored.occurredAt,
-    };
+    return { body: publicBody(stored), occurredAt: stored.occurredAt, event: stored };
   }
 
   /** Try n was claimed before: interrupted (claim older than an attempt lasts, no outcome), or settled but not recorded. */

@@ -8,6 +8,7 @@ import type { EventsContext } from './context';
 import type { EventsEnvironment } from './environment';
 import { EventFeed } from './domain/event-feed';
 import { WebhookService } from './domain/webhook-service';
+import { AccountDeletion } from './domain/account-deletion';
 import { resolvers } from './resolvers';
 
 export interface EventsApp extends StartedSubgraph<EventsContext> {
@@ -15,6 +16,9 @@ export interface EventsApp extends StartedSubgraph<EventsContext> {
 }
 
 const RETENTION_SWEEP_MS = 60_000;
+/** An account's deletion waits this long for its tries on their way; the longest a try may last (WEBHOOK_TIMEOUT_MS). */
+const DELETION_WAIT_MS = 2_000;
+const MAX_ATTEMPT_MS = 61_000;
 
 export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironment): Promise<EventsApp> {
   const store = new EventStore(deps.db, Math.round(env.EVENT_RETENTION_DAYS * 86_400));
@@ -28,6 +32,10 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
     production: deps.production,
     overlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
     maxPerOwner: env.WEBHOOK_MAX_PER_OWNER,
+  });
+  const accounts = new AccountDeletion(store, webhooks, deliveries, queue, {
+    waitMs: DELETION_WAIT_MS,
+    maxAttemptMs: MAX_ATTEMPT_MS,
   });
   // Where the server has no TTL index (FerretDB v1), retention is this service's own sweep, every minute.
   const expire = () =>
@@ -46,7 +54,7 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
     ...deps,
     typeDefs,
     resolvers,
-    services: { feed, webhooks: service },
+    services: { feed, webhooks: service, accounts },
   });
   return {
     ...started,

@@ -2,7 +2,8 @@
 import type { BaseSubgraphContext } from '@platform/graphql-server';
 import type { EventFeed } from './domain/event-feed';
 import type { WebhookService } from './domain/webhook-service';
+import type { AccountDeletion } from './domain/account-deletion';
 
 export interface EventsContext extends BaseSubgraphContext {
-  services: { feed: EventFeed; webhooks: WebhookService };
+  services: { feed: EventFeed; webhooks: WebhookService; accounts: AccountDeletion };
 }

@@ -68,6 +68,8 @@ export const resolvers = {
       context.services.webhooks.ping(context, args['id']),
     redeliverWebhookDelivery: (_: unknown, args: Args, context: EventsContext) =>
       context.services.webhooks.redeliver(context, args['webhookId'], String(args['deliveryId'])),
+    _purgeAccount: (_: unknown, args: Args, context: EventsContext) =>
+      context.services.accounts.purge(context, args['userId']),
     _recordEvents: (_: unknown, args: Args, context: EventsContext) =>
       context.services.feed.record(context, args['events'] as unknown[]),
   },

@@ -24,11 +24,12 @@ runSubgraph({
     const auth = new InternalGraphQLClient(env.AUTH_SUBGRAPH_URL, internal);
     const items = new InternalGraphQLClient(env.ITEMS_SUBGRAPH_URL, internal);
     const posts = new InternalGraphQLClient(env.POSTS_SUBGRAPH_URL, internal);
-    clients = [auth, items, posts];
+    const events = new InternalGraphQLClient(env.EVENTS_SUBGRAPH_URL, internal);
+    clients = [auth, items, posts, events];
     const app = await createUsersApp({
       ...deps,
       credentials: new AuthCredentialStore(auth),
-      purger: new FederatedAccountPurger({ auth, items, posts }),
+      purger: new FederatedAccountPurger({ auth, items, posts, events }),
     });
     if (env.BOOTSTRAP_ADMIN_USERNAME && env.BOOTSTRAP_ADMIN_PASSWORD) {
       bootstrap = startAdminBootstrap(

@@ -40,7 +40,10 @@ export const resolvers = {
     deleteUser: (_, args, context) =>
       context.services.users.delete(context, parseEntityId(args.id, 'id'), args.expectedVersion),
     _revokeAccessTokens: (_, args, context) =>
-      context.services.users.revokeAccessTokens(context, parseEntityId(args.id, 'id'), args.expectedVersion),
+      context.services.users.revokeAccessTokens(context, parseEntityId(args.id, 'id'), args.expectedVersion, {
+        type: args.actorType,
+        id: args.actorId,
+      }),
     activateUser: (_, args, context) =>
       context.services.users.setActive(context, parseEntityId(args.id, 'id'), true, args.expectedVersion),
     deactivateUser: (_, args, context) =>

@@ -92,6 +92,14 @@ export class DeliveryQueue {
     );
   }
 
+  /** Removes queued tries (waiting or delayed; one that is running is left to finish). */
+  async discard(attempts: ReadonlyArray<{ deliveryId: string; attempt: number }>): Promise<void> {
+    for (const { deliveryId, attempt } of attempts) {
+      // A job that a worker holds refuses removal: it finds its delivery gone and sends nothing.
+      await this.queue.remove(`${deliveryId}.${attempt}`).catch(() => 0);
+    }
+  }
+
   /** Jobs waiting, delayed and running: the queue depth metric. */
   async depth(): Promise<Record<'waiting' | 'delayed' | 'active', number>> {
     const counts = await this.queue.getJobCounts('waiting', 'delayed', 'active');

@@ -498,6 +498,27 @@ export class DeliveryStore {
     });
   }
 
+  /**
+   * The tries on their way among deliveries with a schedule that `filter` selects (an index range of
+   * `webhook_schedule`): each one's next try claimed (its claim exists) with no outcome yet, claimed less than
+   * `maxAttemptMs` ago (older: interrupted, it sends nothing more). Resolves their claims' ids.
+   */
+  async triesOnTheirWay(filter: Filter<ScheduleDocument>, maxAttemptMs: number, now = Date.now()): Promise<string[]> {
+    const scheduled = await this.schedule.find(filter, { projection: { _id: 1, attempts: 1 } }).toArray();
+    if (scheduled.length === 0) return [];
+    const claimIds = scheduled.map((s) => attemptIdOf(s._id, s.attempts + 1));
+    const claims = await this.attempts
+      .find({ _id: { $in: claimIds } }, { projection: { _id: 1, deliveryId: 1, n: 1, startedAt: 1, finishedAt: 1 } })
+      .toArray();
+    const open = claims.filter((c) => c.finishedAt === null && c.startedAt.getTime() > now - maxAttemptMs);
+    if (open.length === 0) return [];
+    const done = await this.outcomes
+      .find({ _id: { $in: open.map((c) => outcomeIdOf(c.deliveryId, c.n)) } }, { projection: { _id: 1 } })
+      .toArray();
+    const finished = new Set(done.map((o) => o._id));
+    return open.filter((c) => !finished.has(outcomeIdOf(c.deliveryId, c.n))).map((c) => c._id);
+  }
+
   async deleteOfWebhook(webhookId: number): Promise<void> {
     await this.deliveries.deleteMany({ webhookId });
     await this.attempts.deleteMany({ webhookId });

@@ -8,7 +8,7 @@
  */
 import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
 import type { EventAudience, RecordedEvent } from '@platform/events';
-import { isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
+import { deletedAccount, DeletionMarks, isDuplicateKeyError, type IndexSpec } from '@platform/mongo';
 
 export const EVENTS_COLLECTION = 'events';
 
@@ -30,6 +30,14 @@ export interface EventPageQuery {
 
 const NOT_IMPLEMENTED = 238;
 
+/**
+ * An event about a deleted account, as everyone reads it once the account is deleted (ADR 0002): its id, type, time,
+ * actor, resource and request id stay, its `data` (the account's username, e-mail, name, ...) is only the account's id.
+ */
+export function withoutPersonalData<E extends Pick<StoredEvent, 'resource' | 'data'>>(event: E): E {
+  return event.resource.type === 'user' ? { ...event, data: { id: event.resource.id } } : event;
+}
+
 /** The feed's filters and sort, and the relays' look-up of a deletion. */
 export const EVENT_INDEXES: IndexSpec[] = [
   { collection: EVENTS_COLLECTION, key: { type: 1, _id: -1 }, options: { name: 'type_1__id_-1' } },
@@ -47,6 +55,8 @@ export const EVENT_INDEXES: IndexSpec[] = [
 
 export class EventStore {
   readonly events: Collection<StoredEvent>;
+  /** Accounts deleted (or being deleted): their events keep no personal data (forgetAccount, withDeletedAccountsForgotten). */
+  private readonly marks: DeletionMarks;
   /** True once the server refused the TTL index: `expire` then runs the retention. */
   private retentionByService = false;
 
@@ -56,6 +66,48 @@ export class EventStore {
     private readonly retentionSeconds = 30 * 86_400,
   ) {
     this.events = db.collection<StoredEvent>(EVENTS_COLLECTION);
+    this.marks = new DeletionMarks(db);
+  }
+
+  /**
+   * An account's deletion (idempotent): marks it deleted, then strips the personal data from its stored events. An
+   * event of it stored meanwhile is stripped by its recorder (withDeletedAccountsForgotten: insert, then look for the
+   * mark; ADR 0009's order), so none keeps it once this resolved.
+   */
+  async forgetAccount(userId: number): Promise<void> {
+    await this.marks.mark(deletedAccount(userId));
+    await this.events.updateMany({ 'resource.type': 'user', 'resource.id': userId }, { $set: { data: { id: userId } } });
+  }
+
+  /** Whether the account is marked deleted (a primary-key read). */
+  async accountDeleted(userId: number): Promise<boolean> {
+    return (await this.marks.marked([deletedAccount(userId)])).length > 0;
+  }
+
+  /**
+   * After storing `events`: those about an account marked deleted lose their personal data, stored and as returned (so
+   * the fan-out carries them so too). Reads a mark only for events about accounts.
+   */
+  async withDeletedAccountsForgotten(events: readonly StoredEvent[]): Promise<StoredEvent[]> {
+    const accounts = [...new Set(events.filter((e) => e.resource.type === 'user').map((e) => e.resource.id))];
+    if (accounts.length === 0) return [...events];
+    const deleted = new Set(
+      (await this.marks.marked(accounts.map(deletedAccount))).map((record) => record.id),
+    );
+    if (deleted.size === 0) return [...events];
+    const forgotten = events.filter((e) => e.resource.type === 'user' && deleted.has(e.resource.id));
+    for (const event of forgotten) {
+      await this.events.updateOne({ _id: event._id }, { $set: { data: { id: event.resource.id } } });
+    }
+    return events.map((e) => (e.resource.type === 'user' && deleted.has(e.resource.id) ? withoutPersonalData(e) : e));
+  }
+
+  /** The ids of the events about an account (its deletion waits for their tries on their way). */
+  async idsAbout(resource: { type: StoredEvent['resource']['type']; id: number }): Promise<string[]> {
+    const found = await this.events
+      .find({ 'resource.type': resource.type, 'resource.id': resource.id }, { projection: { _id: 1 } })
+      .toArray();
+    return found.map((e) => e._id);
   }
 
   /**

@@ -30,14 +30,16 @@ export class EventFanOut {
   /** Stores and fans out; resolves how many of the events were new. */
   async record(events: readonly PublishedEvent[]): Promise<number> {
     const now = new Date();
-    const stored: StoredEvent[] = events.map(({ id, ...rest }) => ({
+    const made: StoredEvent[] = events.map(({ id, ...rest }) => ({
       ...rest,
       _id: id,
       occurredAt: new Date(rest.occurredAt),
       storedAt: now,
     }));
-    const fresh = await this.store.insert(stored);
-    for (const event of stored.filter((e) => fresh.includes(e._id))) eventsRecorded.inc({ type: event.type });
+    const fresh = await this.store.insert(made);
+    for (const event of made.filter((e) => fresh.includes(e._id))) eventsRecorded.inc({ type: event.type });
+    // An account deleted before its event arrived (its own user.deleted, a write still in a relay): no personal data.
+    const stored = await this.store.withDeletedAccountsForgotten(made);
     await this.fanOut(stored);
     return fresh.length;
   }

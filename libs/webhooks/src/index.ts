@@ -7,6 +7,7 @@ export {
   EventStore,
   EVENTS_COLLECTION,
   EVENT_INDEXES,
+  withoutPersonalData,
   type StoredEvent,
   type EventPageQuery,
 } from './event-store';

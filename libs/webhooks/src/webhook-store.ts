@@ -4,8 +4,11 @@
  * keeps the previous one until its `expiresAt`: deliveries meanwhile carry both signatures.
  */
 import type { Db, Filter } from 'mongodb';
+import { AppError } from '@platform/errors';
 import { EVENT_READ_SCOPES, type EventReadScope, type SecretBox } from '@platform/events';
 import {
+  deletedAccount,
+  DeletionMarks,
   deleteVersioned,
   SequencedCollection,
   updateVersioned,
@@ -55,11 +58,15 @@ export const subscribes = (webhook: Pick<WebhookDocument, 'eventTypes'>, type: s
   webhook.eventTypes.includes('*') || webhook.eventTypes.includes(type);
 
 export class WebhookStore extends SequencedCollection<WebhookDocument> {
+  /** Accounts whose deletion is under way or done (ADR 0009): none keeps a webhook. */
+  private readonly marks: DeletionMarks;
+
   constructor(
     db: Db,
     private readonly box: SecretBox,
   ) {
     super(db, WEBHOOKS_COLLECTION);
+    this.marks = new DeletionMarks(db);
   }
 
   /** Seals `secret` for webhook `id` (bound to it: a sealed secret copied onto another webhook does not open). */
@@ -81,7 +88,27 @@ export class WebhookStore extends SequencedCollection<WebhookDocument> {
     const id = await this.nextId();
     const document: WebhookDocument = { ...build(id), secrets: [this.seal(id, secret)] };
     await this.collection.insertOne(document);
+    // The owner's token may outlive its account by a request in flight: after the insert, the owner's deletion mark
+    // (written before the purge sweeps its webhooks) undoes it.
+    if ((await this.marks.undoIfMarked([deletedAccount(document.ownerId)], () => this.collection.deleteOne({ _id: id }))).length > 0) {
+      throw new AppError('UNAUTHENTICATED', 'Invalid token');
+    }
     return document;
+  }
+
+  /**
+   * An account's deletion: marks it deleted (so a creation racing this undoes itself), then resolves the ids of its
+   * webhooks, which the caller removes with their deliveries (deleteOfOwner last, so a retry finds them again).
+   */
+  async markOwnerDeleted(ownerId: number): Promise<number[]> {
+    await this.marks.mark(deletedAccount(ownerId));
+    const owned = await this.collection.find({ ownerId }, { projection: { _id: 1 } }).toArray();
+    return owned.map((webhook) => webhook._id);
+  }
+
+  /** Deletes every webhook of the owner (its deletion); resolves how many went. */
+  async deleteOfOwner(ownerId: number): Promise<number> {
+    return (await this.collection.deleteMany({ ownerId })).deletedCount;
   }
 
   findById(id: number): Promise<WebhookDocument | null> {

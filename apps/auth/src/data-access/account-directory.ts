@@ -1,6 +1,7 @@
 /** Role and state of an account, read from the users subgraph (their single source of truth) over its internal API. */
 import type { InternalGraphQLClient } from '@platform/service';
 import type { Role } from '@platform/auth';
+import type { EventActor } from '@platform/events';
 
 export interface AccountStatus {
   id: number;
@@ -14,13 +15,24 @@ export interface AccountStatus {
 /** The users subgraph's view of an account; null when there is no such user. */
 export interface AccountDirectory {
   status(userId: number, requestId: string): Promise<AccountStatus | null>;
-  /** Every access token of the user issued until now stops working (the gateway checks within its cache TTL). */
-  revokeAccessTokens(userId: number, requestId: string, expectedVersion?: number | null): Promise<void>;
+  /**
+   * Every access token of the user issued until now stops working (the gateway checks within its cache TTL); `actor`
+   * asked for it (the event's actor).
+   */
+  revokeAccessTokens(
+    userId: number,
+    requestId: string,
+    expectedVersion: number | null | undefined,
+    actor: ResetActor,
+  ): Promise<void>;
 }
 
+/** Who asked for a password reset: the caller as an event names it (libs/events actorOf). */
+export type ResetActor = EventActor;
+
 const REVOKE_ACCESS_TOKENS = /* GraphQL */ `
-  mutation RevokeAccessTokens($id: ID!, $expectedVersion: Int) {
-    _revokeAccessTokens(id: $id, expectedVersion: $expectedVersion)
+  mutation RevokeAccessTokens($id: ID!, $expectedVersion: Int, $actorType: String, $actorId: ID) {
+    _revokeAccessTokens(id: $id, expectedVersion: $expectedVersion, actorType: $actorType, actorId: $actorId)
   }
 `;
 
@@ -51,7 +63,16 @@ export class UsersAccountDirectory implements AccountDirectory {
     );
   }
 
-  async revokeAccessTokens(userId: number, requestId: string, expectedVersion?: number | null): Promise<void> {
-    await this.users.request(REVOKE_ACCESS_TOKENS, { id: String(userId), expectedVersion: expectedVersion ?? null }, requestId);
+  async revokeAccessTokens(
+    userId: number,
+    requestId: string,
+    expectedVersion: number | null | undefined,
+    actor: ResetActor,
+  ): Promise<void> {
+    await this.users.request(
+      REVOKE_ACCESS_TOKENS,
+      { id: String(userId), expectedVersion: expectedVersion ?? null, actorType: actor.type, actorId: actor.id === null ? null : String(actor.id) },
+      requestId,
+    );
   }
 }

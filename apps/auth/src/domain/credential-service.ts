@@ -12,6 +12,7 @@ import {
   type RequestCaller,
 } from '@platform/auth';
 import { AppError, notFound, validationError } from '@platform/errors';
+import { actorOf } from '@platform/events';
 import { parseInput, ResetPassword } from '@platform/contracts';
 import { isDuplicateKeyError } from '@platform/mongo';
 import type { Logger } from '@platform/logging';
@@ -82,7 +83,7 @@ export class CredentialService {
     // Old access tokens first: if the users subgraph cannot record it (or the account is no longer at
     // `expectedVersion`: 412), nothing changes and the caller may retry. The revocation is a write to the account, so
     // its version check is the reset's, after the permission and current-password checks above.
-    await this.accounts.revokeAccessTokens(userId, caller.requestId, expectedVersion);
+    await this.accounts.revokeAccessTokens(userId, caller.requestId, expectedVersion, actorOf(caller));
     await this.credentials.updateHash(userId, newHash);
     await this.refreshTokens.revokeAllOfUser(userId, new Date());
     this.logger.info({ requestId: caller.requestId, userId, by: principal.userId }, 'password reset; tokens revoked');

@@ -1,7 +1,7 @@
 /**
- * Deleting an account cascades: the auth subgraph drops credentials, refresh tokens and API keys, items drops the
- * user's items, posts the user's posts and comments. Each internal mutation is idempotent, so a failed deletion
- * can simply be retried.
+ * Deleting an account cascades: items drops the user's items, posts its posts and comments, events its webhooks and
+ * the personal data of its events, then auth its credentials, refresh tokens and API keys. Each internal mutation is
+ * idempotent, so a failed deletion can simply be retried.
  */
 import type { InternalGraphQLClient } from '@platform/service';
 import type { AccountPurger } from '../domain/user-service';
@@ -9,11 +9,13 @@ import type { AccountPurger } from '../domain/user-service';
 const PURGE_USER = 'mutation PurgeUser($userId: ID!) { _purgeUser(userId: $userId) }';
 const PURGE_OWNER = 'mutation PurgeOwner($userId: ID!) { _purgeOwner(userId: $userId) }';
 const PURGE_AUTHOR = 'mutation PurgeAuthor($userId: ID!) { _purgeAuthor(userId: $userId) }';
+const PURGE_ACCOUNT = 'mutation PurgeAccount($userId: ID!) { _purgeAccount(userId: $userId) }';
 
 export interface PurgeClients {
   auth: InternalGraphQLClient;
   items: InternalGraphQLClient;
   posts: InternalGraphQLClient;
+  events: InternalGraphQLClient;
 }
 
 export class FederatedAccountPurger implements AccountPurger {
@@ -25,6 +27,7 @@ export class FederatedAccountPurger implements AccountPurger {
     await Promise.all([
       this.clients.items.request(PURGE_OWNER, variables, requestId),
       this.clients.posts.request(PURGE_AUTHOR, variables, requestId),
+      this.clients.events.request(PURGE_ACCOUNT, variables, requestId),
     ]);
     await this.clients.auth.request(PURGE_USER, variables, requestId);
   }

@@ -3,7 +3,7 @@
  * activation and deletion (cascading to the other services first), with scopes and ownership checked here.
  */
 import { AppError, notFound } from '@platform/errors';
-import { normalizeEmail, storedRepresentation, users } from '@platform/contracts';
+import { normalizeEmail, parseEntityId, storedRepresentation, users } from '@platform/contracts';
 import { isAdmin, requireOwnerOrAdmin, requireScope, type Principal, type RequestCaller } from '@platform/auth';
 import { isDuplicateKeyError, type EventOutbox, type WriteEvent } from '@platform/mongo';
 import { buildEvent, type EventCaller, type EventType } from '@platform/events';
@@ -120,11 +120,17 @@ export class UserService {
 
   /**
    * For the auth subgraph only (a password reset): every access token issued before now stops working. Deletion and
-   * deactivation need no such mark: the gateway refuses the tokens of a missing or inactive account.
+   * deactivation need no such mark: the gateway refuses the tokens of a missing or inactive account. The reset's event
+   * names who asked for it (`actor`, the auth subgraph's caller), not the auth subgraph.
    */
-  async revokeAccessTokens(caller: RequestCaller, id: number, expectedVersion?: number | null): Promise<boolean> {
+  async revokeAccessTokens(
+    caller: RequestCaller,
+    id: number,
+    expectedVersion?: number | null,
+    actor?: { type?: string | null; id?: string | null },
+  ): Promise<boolean> {
     requireService(caller.principal);
-    const event = this.accountEvent(caller, 'user.password_reset');
+    const event = this.accountEvent({ principal: resetActor(actor), requestId: caller.requestId }, 'user.password_reset');
     const updated = await this.users.revokeAccessTokens(id, expectedVersion, event);
     if (updated) this.logger.info({ requestId: caller.requestId, userId: id }, 'access tokens revoked');
     return updated !== null;
@@ -245,6 +251,12 @@ export class UserService {
     }
     return user;
   }
+}
+
+/** Who asked the auth subgraph for a password reset, as an event's caller; null (the system) when it did not say. */
+function resetActor(actor: { type?: string | null; id?: string | null } | undefined): EventCaller['principal'] {
+  if (!actor?.id || (actor.type !== 'user' && actor.type !== 'api_key')) return null;
+  return { kind: actor.type === 'api_key' ? 'api-key' : 'user', userId: parseEntityId(actor.id, 'actorId') };
 }
 
 export function requireService(principal: Principal | null): void {
