@@ -262,6 +262,9 @@ describe('deployment: docker-compose.yml', () => {
     expect(Buffer.byteLength(interpolate(rest['IDEMPOTENCY_SECRET']!))).toBeGreaterThanOrEqual(32);
     expect(interpolate(rest['IDEMPOTENCY_SECRET']!)).not.toBe(interpolate(rest['JWT_SECRET']!));
     expect(interpolate(rest['IDEMPOTENCY_SECRET_ACCEPTED']!)).toBe('');
+    for (const app of ['events', 'deliveries'] as const) {
+      expect(interpolate((compose.services[app]!['environment'] as Record<string, string>)['WEBHOOK_SECRETS_KEY_ACCEPTED']!)).toBe('');
+    }
   });
 
   it('when ports, URLs and healthchecks are read, then they match the code, and only rest and gateway are published', () => {
@@ -857,7 +860,7 @@ describe.each(['dev', 'prod'] as const)('deployment: k8s overlay %s', (overlay) 
     expect(Buffer.byteLength(decoded('JWT_SECRET'))).toBeGreaterThanOrEqual(32);
     // Three different secrets, each rotated on its own; no other value accepted outside a rotation.
     expect(new Set(['JWT_SECRET', 'SUBGRAPH_SECRET', 'IDEMPOTENCY_SECRET'].map(decoded)).size).toBe(3);
-    for (const name of ['JWT_SECRET_ACCEPTED', 'SUBGRAPH_SECRET_ACCEPTED', 'IDEMPOTENCY_SECRET_ACCEPTED'])
+    for (const name of ['JWT_SECRET_ACCEPTED', 'SUBGRAPH_SECRET_ACCEPTED', 'IDEMPOTENCY_SECRET_ACCEPTED', 'WEBHOOK_SECRETS_KEY_ACCEPTED'])
       expect({ name, value: decoded(name) }).toEqual({ name, value: '' });
     if (overlay === 'dev') {
       expect(decoded('REDIS_URL')).toBe(`redis://:${decoded('REDIS_PASSWORD')}@redis:6379`);

@@ -7,8 +7,9 @@
  * the sweep's, a redelivery) reads both, as before, and the rights of the owner are checked at every try either way.
  */
 import type { Db } from 'mongodb';
-import { buildEvent, newSigningSecret, SecretBox } from '@platform/events';
-import { createLogger } from '@platform/logging';
+import { Writable } from 'node:stream';
+import { buildEvent, newSigningSecret, SecretBox, type SealingKeys } from '@platform/events';
+import { createLogger, type Logger } from '@platform/logging';
 import { EventRelay } from '@platform/mongo';
 import {
   DeliveryQueue,
@@ -16,11 +17,12 @@ import {
   EventFanOut,
   EventStore,
   WebhookStore,
+  deliveryIdOf,
   localTransport,
   type DeliveryJob,
 } from '@platform/webhooks';
 import { http, startWebhookReceiver, suiteDatabases, testStack, unique, type WebhookReceiver } from '@platform/testing';
-import { DeliveryProcessor } from './delivery-processor';
+import { DeliveryProcessor, UNREADABLE_SECRET } from './delivery-processor';
 import { usersOwnerRights, type OwnerRights } from './owner-rights';
 import { WebhookSender } from './sender';
 
@@ -73,15 +75,21 @@ describe('a delivery attempt', () => {
   });
 
   /** The worker's parts on the suite's database, a member as the owner of a webhook to `url`, and events of theirs. */
-  const system = async (url: string, schedule: readonly number[] = [1]) => {
+  const system = async (
+    url: string,
+    schedule: readonly number[] = [1],
+    keys: { sealing?: string; worker?: SealingKeys; logger?: Logger } = {},
+  ) => {
     const events = new EventStore(db);
-    const webhooks = new WebhookStore(db, new SecretBox(`key-${unique()}`));
+    const sealing = new WebhookStore(db, new SecretBox(keys.sealing ?? `key-${unique()}`));
+    // The worker's own ring (by default the key that sealed): what a worker of another configuration opens with.
+    const webhooks = keys.worker ? new WebhookStore(db, new SecretBox(keys.worker)) : sealing;
     const deliveries = new DeliveryStore(db);
     const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
     const made = new EventRelay({ db, logger, transport: localTransport(fanOut, events), sweepAfterMs: 10_000 });
     relays.push(made);
     const processor = new DeliveryProcessor({
-      logger,
+      logger: keys.logger ?? logger,
       events,
       webhooks,
       deliveries,
@@ -101,7 +109,7 @@ describe('a delivery attempt', () => {
     const ownerId = owner.body.id as number;
     const secret = newSigningSecret();
     const now = new Date(Date.now() - 1_000);
-    const webhook = await webhooks.create(
+    const webhook = await sealing.create(
       (id) => ({
         _id: id,
         ownerId,
@@ -183,6 +191,65 @@ describe('a delivery attempt', () => {
     await processor.process(again?.data ?? { deliveryId: jobOf(carried.id).data.deliveryId });
     expect(receiver.received).toHaveLength(2);
     expect(await deliveries.schedule.countDocuments({ webhookId: webhook._id })).toBe(0);
+  });
+
+  it('when the worker opens the secret with an accepted key, then it delivers; when no key of its ring opens it, then the delivery fails at once, logged, nothing claimed or sent', async () => {
+    const endpoint = await startWebhookReceiver();
+    try {
+      const old = `key-${unique()}`;
+      const current = `key-${unique()}`;
+      // Sealed under `old`, opened by a worker whose ring seals with `current` and still accepts `old`.
+      const rotated = await system(endpoint.url, [1], { sealing: old, worker: { current, accepted: [current, old] } });
+      const opened = rotated.event(6);
+      await rotated.fanOut.record([opened]);
+      const openedId = deliveryIdOf(opened.id, rotated.webhook._id);
+      await rotated.processor.process({ deliveryId: openedId });
+      expect(endpoint.received).toHaveLength(1);
+      const [delivered] = await rotated.deliveries.views([(await rotated.deliveries.deliveries.findOne({ _id: openedId }))!]);
+      expect(delivered!.state).toBe('delivered');
+      expect(endpoint.verify(endpoint.received[0]!, rotated.secret)).toMatchObject({ id: opened.id });
+
+      // A worker whose ring holds neither key: the delivery fails with its reason, no try is claimed (no `interrupted`
+      // later, no retry), nothing is sent, and the error logged names the webhook and the delivery, never a secret or key.
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString('utf8'));
+          done();
+        },
+      });
+      const other = `key-${unique()}`;
+      const lost = await system(endpoint.url, [1], {
+        sealing: old,
+        worker: { current: other, accepted: [other] },
+        logger: createLogger('delivery-processor-test', 'info', sink),
+      });
+      const unreadable = lost.event(7);
+      await lost.fanOut.record([unreadable]);
+      const deliveryId = deliveryIdOf(unreadable.id, lost.webhook._id);
+      await lost.processor.process({ deliveryId });
+      await lost.processor.process({ deliveryId }); // the job again (the sweep's, a stalled one's): settled, nothing more
+      expect(endpoint.received).toHaveLength(1);
+      const [view] = await lost.deliveries.views([(await lost.deliveries.deliveries.findOne({ _id: deliveryId }))!]);
+      expect({ state: view!.state, reason: view!.reason, attempts: view!.attemptLog }).toEqual({
+        state: 'failed',
+        reason: UNREADABLE_SECRET,
+        attempts: [],
+      });
+      expect(await lost.deliveries.due(new Date(Date.now() + 3_600_000), 10_000)).not.toContainEqual(
+        expect.objectContaining({ deliveryId }),
+      );
+      expect((await lost.webhooks.findById(lost.webhook._id))?.status).toBe('enabled');
+      const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logged).toEqual([
+        expect.objectContaining({ level: 50, webhookId: lost.webhook._id, deliveryId }),
+      ]);
+      for (const value of [lost.secret, old, other, ...(await lost.webhooks.findById(lost.webhook._id))!.secrets.map((s) => s.sealed)]) {
+        expect(lines.join('')).not.toContain(value);
+      }
+    } finally {
+      await endpoint.close();
+    }
   });
 
   it('when the owner redelivers while a try is on its way, then its outcome does not swallow the redelivery; one asked before the try was claimed is that try', async () => {

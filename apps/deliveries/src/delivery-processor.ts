@@ -14,6 +14,7 @@
 import {
   buildEvent,
   canDeliverEvent,
+  UnreadableSecretError,
   nextAttemptDelayMs,
   toPublicEvent,
   type RecordedEvent,
@@ -62,6 +63,9 @@ export interface ProcessorDeps {
 }
 
 const SWEEP_BATCH = 500;
+/** The reason a delivery whose signing secret no key opens fails with (its owner's log). */
+export const UNREADABLE_SECRET =
+  "the webhook's signing secret cannot be opened by the service: rotate the secret, then redeliver";
 
 /** A stored event as a delivery's body (its public representation, as the feed shows it). */
 const publicBody = (stored: StoredEvent): string => {
@@ -103,6 +107,14 @@ export class DeliveryProcessor {
     }
     const { occurredAt } = message;
     let { body } = message;
+    // Opened before the try is claimed: a secret no key of WEBHOOK_SECRETS_KEY's ring opens fails the delivery at once
+    // (nothing was sent; no retry can do better until the key is back or the secret rotated), never as a try.
+    const secrets = this.openSecrets(webhook, delivery);
+    if (!secrets) {
+      await deliveries.set(delivery, { state: 'failed', reason: UNREADABLE_SECRET });
+      webhookDeliveries.inc({ outcome: 'unreadable_secret' });
+      return;
+    }
     const n = delivery.attempts + 1;
     if (!(await deliveries.claimAttempt(delivery, n))) {
       await this.claimTaken(delivery, n);
@@ -124,7 +136,6 @@ export class DeliveryProcessor {
     }
     if (aboutDeleted && message.event) body = publicBody(withoutPersonalData(message.event));
     await this.deps.claimed?.();
-    const secrets = webhooks.signingSecrets(webhook);
     const result = await this.deps.sender.send(webhook.url, {
       id: delivery.messageId,
       timestamp: new Date(),
@@ -138,6 +149,20 @@ export class DeliveryProcessor {
       error: result.error,
     });
     await this.settle(delivery, webhook, n, result, false, occurredAt);
+  }
+
+  /** The webhook's signing secrets, or undefined (logged, without any secret or key) when no key opens the current one. */
+  private openSecrets(webhook: WebhookDocument, delivery: DeliveryDocument): string[] | undefined {
+    try {
+      return this.deps.webhooks.signingSecrets(webhook);
+    } catch (error) {
+      if (!(error instanceof UnreadableSecretError)) throw error;
+      this.deps.logger.error(
+        { webhookId: webhook._id, deliveryId: delivery._id },
+        "delivery failed: no WEBHOOK_SECRETS_KEY of this worker opens the webhook's signing secret",
+      );
+      return undefined;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * The REST side of events (issue 26) through the shared facade: GET /events pages newest first with a cursor and a
  * Link header, filters by type, resource and time, refuses bad input in the deployment's error shape; webhooks are
- * created with their secret once (never in a GET, a listing or a 201 replayed from Redis), read, changed with
+ * created with their secret once (never in a GET or a listing; a keyed retry replays it, sealed), read, changed with
  * If-Match, pinged, logged, redelivered and deleted; another member's webhook is 404.
  */
 import { http, startWebhookReceiver, testStack, type WebhookReceiver } from '@platform/testing';

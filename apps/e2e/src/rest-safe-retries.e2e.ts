@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, startRedis, type RunningInfra } from '@platform/dev-stack';
-import { http, suiteApps, type ExtraApp, type HttpResponse } from '@platform/testing';
+import { http, startWebhookReceiver, suiteApps, type ExtraApp, type HttpResponse } from '@platform/testing';
 import { adminToken, login, member, rest, stack, unique, type Member } from './test/resources-support';
 import { registerAccount } from './test/accounts';
+import { waitFor } from './test/events-support';
 
 jest.setTimeout(120_000);
 
@@ -284,6 +285,58 @@ describe('Idempotency-Key on POST', () => {
       }
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('when a webhook is created, re-keyed, pinged or redelivered with a key and retried, then each retry replays the first answer (one webhook, one rotation, one ping) and Redis holds no secret in clear', async () => {
+    const receiver = await startWebhookReceiver({ tls: stack.webhookTls });
+    const redis = new Redis(stack.redisUrl);
+    try {
+      const twice = async (path: string, json?: unknown) => {
+        const key = `webhook-${unique()}`;
+        const send = () =>
+          http.post(rest(path), { token: alice.token, headers: { 'idempotency-key': key }, ...(json ? { json } : {}) });
+        const first = await send();
+        const retry = await send();
+        expect(first.headers.get('idempotent-replayed')).toBeNull();
+        const answer = (r: HttpResponse) => ({ status: r.status, body: r.body, location: r.headers.get('location') });
+        expect({ ...answer(retry), replayed: retry.headers.get('idempotent-replayed') }).toEqual({
+          ...answer(first),
+          replayed: 'true',
+        });
+        return first;
+      };
+      const created = await twice('/webhooks', { url: receiver.url, event_types: ['item.deleted'] });
+      expect(created.status).toBe(201);
+      const id = created.body.id as number;
+      const mine = (await http.get(rest('/webhooks'), { token: alice.token })).body as Array<{ id: number; url: string }>;
+      expect(mine.filter((webhook) => webhook.url === receiver.url).map((webhook) => webhook.id)).toEqual([id]);
+
+      const rotated = await twice(`/webhooks/${id}/rotate-secret`, { overlap_seconds: 3_600 });
+      expect(rotated.status).toBe(200);
+      const ping = await twice(`/webhooks/${id}/ping`);
+      expect(ping.status).toBe(202);
+      const delivered = await waitFor(async () => {
+        const log = await http.get(rest(`/webhooks/${id}/deliveries`), { token: alice.token });
+        return log.body.data?.[0]?.status === 'delivered' ? (log.body.data as Array<{ id: string }>) : undefined;
+      });
+      expect(delivered.map((delivery) => delivery.id)).toEqual([ping.body.id]);
+      // One rotation: the first secret still signs beside the new one (a second rotation would have ended it).
+      const [message] = receiver.received;
+      expect(receiver.verify(message!, rotated.body.secret as string)).toMatchObject({ type: 'webhook.ping' });
+      expect(receiver.verify(message!, created.body.secret as string)).toMatchObject({ type: 'webhook.ping' });
+      expect((await twice(`/webhooks/${id}/deliveries/${ping.body.id}/redeliver`)).status).toBe(202);
+
+      for (const name of await redis.keys('idem:*')) {
+        const value = (await redis.get(name)) ?? '';
+        for (const secret of [created.body.secret, rotated.body.secret] as string[]) {
+          expect(value).not.toContain(secret);
+          expect(value).not.toContain(Buffer.from(secret).toString('base64'));
+        }
+      }
+    } finally {
+      redis.disconnect();
+      await receiver.close();
     }
   });
 

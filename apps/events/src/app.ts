@@ -19,6 +19,8 @@ const RETENTION_SWEEP_MS = 60_000;
 /** An account's deletion waits this long for its tries on their way; the longest a try may last (WEBHOOK_TIMEOUT_MS). */
 const DELETION_WAIT_MS = 2_000;
 const MAX_ATTEMPT_MS = 61_000;
+/** How often the secrets an accepted WEBHOOK_SECRETS_KEY sealed are sealed anew (and at start). */
+export const RESEAL_PASS_MS = 10 * 60_000;
 
 export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironment): Promise<EventsApp> {
   const store = new EventStore(deps.db, Math.round(env.EVENT_RETENTION_DAYS * 86_400));
@@ -50,6 +52,34 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
   const expiry = store.expiresItself ? setInterval(expire, RETENTION_SWEEP_MS) : undefined;
   expiry?.unref();
   if (expiry) void expire();
+  // What an accepted key sealed is sealed anew under the current one (at start, then every 10 minutes while the ring
+  // holds more than one key: a replica of the step before may still seal with its key), so the old key can retire.
+  let allCurrent = false;
+  const reseal = () =>
+    webhooks
+      .resealAll()
+      .then(({ resealed, due, unreadable }) => {
+        if (resealed > 0) deps.logger.info({ webhooks: resealed }, 'webhook signing secrets sealed anew under WEBHOOK_SECRETS_KEY');
+        if (unreadable > 0) {
+          deps.logger.warn(
+            { webhooks: unreadable },
+            'webhooks hold a signing secret no WEBHOOK_SECRETS_KEY opens: their deliveries fail until the secret is rotated',
+          );
+        }
+        if (due === 0 && !allCurrent && env.webhookSecretsKey.accepted.length > 1) {
+          deps.logger.info('every readable webhook signing secret is sealed under WEBHOOK_SECRETS_KEY');
+        }
+        allCurrent = due === 0;
+      })
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          'webhook secrets re-seal pass failed; the next one tries again',
+        ),
+      );
+  void reseal();
+  const resealing = env.webhookSecretsKey.accepted.length > 1 ? setInterval(reseal, RESEAL_PASS_MS) : undefined;
+  resealing?.unref();
   const started = await startSubgraph<EventsContext>({
     ...deps,
     typeDefs,
@@ -60,6 +90,7 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
     ...started,
     close: async () => {
       clearInterval(expiry);
+      clearInterval(resealing);
       await queue.close();
     },
   };

@@ -84,31 +84,43 @@ export function resolveSubgraphSecret(
   );
 }
 
-/**
- * The key webhook signing secrets are sealed with at rest (WEBHOOK_SECRETS_KEY, events service and delivery worker):
- * required (>= 32 bytes) in production; in development derived from the JWT secret like SUBGRAPH_SECRET.
- */
-export function resolveWebhookSecretsKey(
-  env: { NODE_ENV: string; WEBHOOK_SECRETS_KEY?: string | undefined },
-  jwtSecret: string,
-): string {
-  return configuredSecret('WEBHOOK_SECRETS_KEY', env.WEBHOOK_SECRETS_KEY, env.NODE_ENV, () =>
-    createHmac('sha256', jwtSecret).update('api-platform webhook secrets key').digest('base64url'),
-  );
-}
+const developmentWebhookSecretsKey = (jwtSecret: string): string =>
+  createHmac('sha256', jwtSecret).update('api-platform webhook secrets key').digest('base64url');
 
 /**
- * A process that opens sealed webhook secrets (the events subgraph, the deliveries worker): its settings with the
- * sealing key resolved. Development derives it from the current JWT key (production sets it): stable but for a JWT
- * rotation there.
+ * The keys webhook signing secrets are sealed with at rest (events service and delivery worker): WEBHOOK_SECRETS_KEY
+ * seals, WEBHOOK_SECRETS_KEY_ACCEPTED (earlier keys) still open. Required (>= 32 bytes) in production; unset in
+ * development, derived from each key of the JWT ring, so a JWT rotation keeps every sealed secret readable.
  */
+export function resolveWebhookSecretsKey(
+  env: {
+    NODE_ENV: string;
+    WEBHOOK_SECRETS_KEY?: string | undefined;
+    WEBHOOK_SECRETS_KEY_ACCEPTED?: string | undefined;
+  },
+  jwtSecret: KeyRing,
+): KeyRing {
+  const current = configuredSecret('WEBHOOK_SECRETS_KEY', env.WEBHOOK_SECRETS_KEY, env.NODE_ENV, () =>
+    developmentWebhookSecretsKey(jwtSecret.current),
+  );
+  const derived = env.WEBHOOK_SECRETS_KEY ? [] : jwtSecret.accepted.slice(1).map(developmentWebhookSecretsKey);
+  const accepted = acceptedSecrets('WEBHOOK_SECRETS_KEY_ACCEPTED', env.WEBHOOK_SECRETS_KEY_ACCEPTED);
+  return keyRing(current, [...derived, ...accepted]);
+}
+
+/** A process that opens sealed webhook secrets (the events subgraph, the deliveries worker): its settings with the ring. */
 export const withWebhookSecretsKey = <
-  E extends { NODE_ENV: string; WEBHOOK_SECRETS_KEY?: string | undefined; jwtSecret: KeyRing },
+  E extends {
+    NODE_ENV: string;
+    WEBHOOK_SECRETS_KEY?: string | undefined;
+    WEBHOOK_SECRETS_KEY_ACCEPTED?: string | undefined;
+    jwtSecret: KeyRing;
+  },
 >(
   env: E,
-): E & { webhookSecretsKey: string } => ({
+): E & { webhookSecretsKey: KeyRing } => ({
   ...env,
-  webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret.current),
+  webhookSecretsKey: resolveWebhookSecretsKey(env, env.jwtSecret),
 });
 
 export interface ResolvedSecrets {

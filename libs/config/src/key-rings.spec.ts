@@ -1,9 +1,12 @@
-/** The shared secrets as key rings, from the environment: JWT_SECRET(_ACCEPTED), SUBGRAPH_SECRET(_ACCEPTED), IDEMPOTENCY_SECRET(_ACCEPTED). */
+/**
+ * The shared secrets as key rings, from the environment: JWT_SECRET, SUBGRAPH_SECRET, IDEMPOTENCY_SECRET and
+ * WEBHOOK_SECRETS_KEY, each with its _ACCEPTED values.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvironmentError } from './load-environment';
-import { resolveIdempotencySecret, resolveSecrets } from './jwt-secret';
+import { resolveIdempotencySecret, resolveSecrets, resolveWebhookSecretsKey } from './jwt-secret';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -60,5 +63,31 @@ describe('key rings from the environment', () => {
       accepted: [C, A],
     });
     expect(() => resolveIdempotencySecret({ IDEMPOTENCY_SECRET: 'short' }, jwt)).toThrow(EnvironmentError);
+  });
+
+  it('when development derives WEBHOOK_SECRETS_KEY, then it derives one per JWT key, so a JWT rotation keeps the old one opening', () => {
+    const dev = { NODE_ENV: 'development' };
+    const before = resolveWebhookSecretsKey(dev, { current: A, accepted: [A] });
+    const during = resolveWebhookSecretsKey(dev, { current: B, accepted: [B, A] });
+    expect(before.accepted).toEqual([before.current]);
+    expect(during.current).not.toBe(before.current);
+    expect(during.accepted).toEqual([during.current, before.current]);
+  });
+
+  it('when WEBHOOK_SECRETS_KEY is set, then it seals and WEBHOOK_SECRETS_KEY_ACCEPTED still open; production requires it', () => {
+    const jwt = { current: A, accepted: [A, B] };
+    expect(resolveWebhookSecretsKey({ NODE_ENV: 'production', WEBHOOK_SECRETS_KEY: C }, jwt)).toEqual({
+      current: C,
+      accepted: [C],
+    });
+    expect(
+      resolveWebhookSecretsKey({ NODE_ENV: 'development', WEBHOOK_SECRETS_KEY: C, WEBHOOK_SECRETS_KEY_ACCEPTED: `${B},${C}` }, jwt),
+    ).toEqual({ current: C, accepted: [C, B] });
+    expect(() => resolveWebhookSecretsKey({ NODE_ENV: 'production' }, jwt)).toThrow(
+      'WEBHOOK_SECRETS_KEY: required when NODE_ENV=production',
+    );
+    expect(() =>
+      resolveWebhookSecretsKey({ NODE_ENV: 'production', WEBHOOK_SECRETS_KEY: C, WEBHOOK_SECRETS_KEY_ACCEPTED: 'short' }, jwt),
+    ).toThrow('WEBHOOK_SECRETS_KEY_ACCEPTED: each value must be at least 32 bytes');
   });
 });

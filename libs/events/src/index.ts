@@ -17,6 +17,6 @@ export {
 } from './event-types';
 export { newEventId, isEventId, EVENT_ID_PATTERN, EVENT_ID_PREFIX } from './event-id';
 export { canReadEvent, canDeliverEvent, readableEventsFilter, isEventAdmin, type EventReader } from './visibility';
-export { SecretBox, newSigningSecret } from './secret-box';
+export { SecretBox, UnreadableSecretError, newSigningSecret, type SealingKeys } from './secret-box';
 export { retrySchedule, nextAttemptDelayMs, DEFAULT_RETRY_SCHEDULE } from './retry-schedule';
 export { buildEvent, actorOf, type EventCaller } from './build-event';

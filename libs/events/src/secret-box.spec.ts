@@ -1,10 +1,10 @@
 /**
- * Sealed webhook secrets: what the box seals opens only with the same master key and for the webhook it was bound to,
- * tampering is refused, and a secret sealed by the raw key bytes (how the box sealed before it kept a KeyObject) still
- * opens: the stored secrets of existing webhooks survive the change.
+ * Sealed webhook secrets: what the box seals opens only with a key of its ring and for the webhook it was bound to,
+ * tampering is refused, the current key seals and the accepted ones still open, and a secret sealed by the raw key
+ * bytes (how the box sealed before it kept a KeyObject) still opens.
  */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
-import { SecretBox } from './secret-box';
+import { SecretBox, UnreadableSecretError } from './secret-box';
 
 const MASTER = 'master-key-for-tests-0123456789abcdef';
 
@@ -34,5 +34,23 @@ describe('sealed webhook secrets', () => {
 
   it('when a secret was sealed with the raw key bytes, then it still opens', () => {
     expect(box.open(sealWithRawKey('whsec_before', 'webhook:7'), 'webhook:7')).toBe('whsec_before');
+  });
+
+  it('when the key is a ring, then the current key seals, every accepted key opens (saying it is stale), and a key outside the ring does not', () => {
+    const OLD = `${MASTER}-old`;
+    const NEW = `${MASTER}-new`;
+    const sealedBefore = new SecretBox(OLD).seal('whsec_old', 'webhook:3');
+    const ring = new SecretBox({ current: NEW, accepted: [NEW, OLD] });
+    expect(ring.openWithKey(sealedBefore, 'webhook:3')).toEqual({ plain: 'whsec_old', stale: true });
+    const sealedNow = ring.seal('whsec_new', 'webhook:3');
+    expect(ring.openWithKey(sealedNow, 'webhook:3')).toEqual({ plain: 'whsec_new', stale: false });
+    // Sealed under the current key: the new key alone opens it, the old one alone does not.
+    expect(new SecretBox(NEW).open(sealedNow, 'webhook:3')).toBe('whsec_new');
+    expect(() => new SecretBox(OLD).open(sealedNow, 'webhook:3')).toThrow(UnreadableSecretError);
+    // Retired: a box without the old key refuses what only it sealed.
+    expect(() => new SecretBox({ current: NEW, accepted: [NEW, `${MASTER}-other`] }).open(sealedBefore, 'webhook:3')).toThrow(
+      UnreadableSecretError,
+    );
+    expect(() => ring.open('v2.nothing', 'webhook:3')).toThrow(UnreadableSecretError);
   });
 });

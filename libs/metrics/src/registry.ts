@@ -183,7 +183,7 @@ export const eventOutboxDropped = new Counter({
 });
 export const webhookDeliveries = new Counter({
   name: 'webhook_deliveries_total',
-  help: 'Delivery attempts by outcome (delivered, failed: a retry follows, exhausted: the schedule ran out, withheld, refused: egress refused the address, interrupted).',
+  help: 'Delivery attempts by outcome (delivered, failed: a retry follows, exhausted: the schedule ran out, withheld, refused: egress refused the address, interrupted, unreadable_secret: no WEBHOOK_SECRETS_KEY opens the signing secret).',
   labelNames: ['outcome'] as const,
   registers,
 });

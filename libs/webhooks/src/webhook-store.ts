@@ -1,11 +1,11 @@
 /**
- * Webhook endpoints (`webhooks`): integer ids from their own sequence, an owner, the URL, the event types it takes,
- * and its signing secrets, sealed (SecretBox) and never stored or logged in clear. A rotation adds a new secret and
- * keeps the previous one until its `expiresAt`: deliveries meanwhile carry both signatures.
+ * Webhook endpoints (`webhooks`): integer ids, an owner, the URL, the event types, and the signing secrets, sealed
+ * (SecretBox) under the current key of WEBHOOK_SECRETS_KEY's ring, never stored or logged in clear. A rotation adds a
+ * new secret and keeps the previous one until its `expiresAt`: deliveries meanwhile carry both signatures.
  */
 import type { Db, Filter } from 'mongodb';
 import { AppError } from '@platform/errors';
-import { EVENT_READ_SCOPES, type EventReadScope, type SecretBox } from '@platform/events';
+import { EVENT_READ_SCOPES, UnreadableSecretError, type EventReadScope, type SecretBox } from '@platform/events';
 import {
   deletedAccount,
   DeletionMarks,
@@ -74,11 +74,74 @@ export class WebhookStore extends SequencedCollection<WebhookDocument> {
     return { sealed: this.box.seal(secret, `webhook:${id}`), createdAt: new Date(), expiresAt };
   }
 
-  /** The secrets a delivery signs with now: the current one and those rotated out less than their overlap ago. */
+  /** The secrets still signing at `now`: the current one and those rotated out less than their overlap ago. */
+  private live(webhook: WebhookDocument, now: Date): SealedSecret[] {
+    return webhook.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now);
+  }
+
+  /**
+   * The secrets a delivery signs with now, opened with any key of the ring. UnreadableSecretError when no key opens
+   * the current one; a rotated-out one no key opens is left out (it signs for nobody any more).
+   */
   signingSecrets(webhook: WebhookDocument, now = new Date()): string[] {
-    return webhook.secrets
-      .filter((s) => s.expiresAt === null || s.expiresAt > now)
-      .map((s) => this.box.open(s.sealed, `webhook:${webhook._id}`));
+    const opened: string[] = [];
+    for (const secret of this.live(webhook, now)) {
+      try {
+        opened.push(this.box.open(secret.sealed, `webhook:${webhook._id}`));
+      } catch (error) {
+        if (!(error instanceof UnreadableSecretError) || secret.expiresAt === null) throw error;
+      }
+    }
+    return opened;
+  }
+
+  /**
+   * `secrets` with each one that an accepted key sealed sealed anew under the current key (`changed`: any was); one no
+   * key opens is kept as it is (`unreadable`), or left out with `dropUnreadable`.
+   */
+  resealed(
+    webhook: Pick<WebhookDocument, '_id' | 'secrets'>,
+    dropUnreadable = false,
+  ): { secrets: SealedSecret[]; changed: boolean; unreadable: number } {
+    let changed = false;
+    let unreadable = 0;
+    const secrets = webhook.secrets.flatMap((secret) => {
+      try {
+        const { plain, stale } = this.box.openWithKey(secret.sealed, `webhook:${webhook._id}`);
+        if (!stale) return [secret];
+        changed = true;
+        return [{ ...secret, sealed: this.box.seal(plain, `webhook:${webhook._id}`) }];
+      } catch (error) {
+        if (!(error instanceof UnreadableSecretError)) throw error;
+        unreadable += 1;
+        return dropUnreadable ? [] : [secret];
+      }
+    });
+    return { secrets, changed, unreadable };
+  }
+
+  /**
+   * Seals again under the current key what an accepted key sealed, on every webhook: each write a versioned one made
+   * from the webhook as it is under the version's claim (ADR 0008), so a rotation racing it (in any replica) is never
+   * written over. Its version moves, as for any write. Resolves how many webhooks were re-sealed, how many are still
+   * due (their write failed: the next pass tries again), and how many hold a secret no key opens.
+   */
+  async resealAll(): Promise<{ resealed: number; due: number; unreadable: number }> {
+    const counts = { resealed: 0, due: 0, unreadable: 0 };
+    for (const webhook of await this.collection.find({}).toArray()) {
+      const found = this.resealed(webhook);
+      if (found.unreadable > 0) counts.unreadable += 1;
+      if (!found.changed) continue;
+      try {
+        const written = await updateVersioned(this.versioned, webhook._id, (current: WebhookDocument) => ({
+          secrets: this.resealed(current).secrets,
+        }));
+        if (written) counts.resealed += 1;
+      } catch {
+        counts.due += 1;
+      }
+    }
+    return counts;
   }
 
   async create(

@@ -247,11 +247,19 @@ export class WebhookService {
     for (let attempt = 1; ; attempt += 1) {
       const now = new Date();
       const until = new Date(now.getTime() + overlap * 1000);
-      // The current secret signs until `until`; one already rotated out stops now (at most two live at a time).
-      const kept = webhook.secrets
-        .filter((s) => s.expiresAt === null)
-        .map((s) => ({ ...s, expiresAt: overlap === 0 ? now : until }))
-        .filter((s) => s.expiresAt > now);
+      // The current secret signs until `until`; one already rotated out stops now (at most two live at a time). It is
+      // sealed anew under the current key if an accepted one sealed it, and dropped if no key opens it (it could sign
+      // nothing: the rotation is how an owner recovers from a lost WEBHOOK_SECRETS_KEY).
+      const kept = this.webhooks.resealed(
+        {
+          _id: webhook._id,
+          secrets: webhook.secrets
+            .filter((s) => s.expiresAt === null)
+            .map((s) => ({ ...s, expiresAt: overlap === 0 ? now : until }))
+            .filter((s) => s.expiresAt > now),
+        },
+        true,
+      ).secrets;
       try {
         const updated = await this.webhooks.update(
           webhook._id,

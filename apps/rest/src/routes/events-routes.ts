@@ -233,7 +233,6 @@ export const eventsRoutes = [
       'exponential backoff for about 3 days; an endpoint whose delivery fails over the whole schedule is disabled. ' +
       'At most `WEBHOOK_MAX_PER_OWNER` (20) per user (409 beyond).',
     body: WebhookCreate,
-    idempotency: 'validate-only',
     carriesSecret: true,
     responses: {
       201: { description: 'The webhook with its signing secret', schema: WebhookWithSecret },
@@ -326,7 +325,6 @@ export const eventsRoutes = [
       'it now): meanwhile `webhook-signature` carries both signatures, so receivers can switch without a gap.',
     params: WebhookIdParams,
     body: WebhookRotate,
-    idempotency: 'validate-only',
     carriesSecret: true,
     responses: { 200: { description: 'The webhook with its new secret', schema: WebhookWithSecret } },
     handler: async ({ params, body, gateway, credentials }) => {
