@@ -75,6 +75,78 @@ describe('events and webhooks over REST', () => {
     expect((await http.get(`${rest}/events/evt_00000000000000000000000000`, { token })).status).toBe(404);
   });
 
+  it.each(['1e3', '01', '%201', '0x10', '1.0', '%2B1', '1%0a', '0'])(
+    'when the feed is asked for resource_id=%s, then 422 names resource_id (ids are canonical integers)',
+    async (raw) => {
+      const answer = await http.get(`${rest}/events?resource_type=item&resource_id=${raw}`, { token });
+      expect({ raw, status: answer.status }).toEqual({ raw, status: 422 });
+      expect(answer.body.detail).toContain('resource_id');
+    },
+  );
+
+  it.each(['2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '5'])(
+    'when the feed is asked for occurred_after=%s, then 422 names occurred_after',
+    async (raw) => {
+      const answer = await http.get(`${rest}/events?occurred_after=${encodeURIComponent(raw)}`, { token });
+      expect({ raw, status: answer.status }).toEqual({ raw, status: 422 });
+      expect(answer.body.detail).toContain('occurred_after');
+    },
+  );
+
+  it('when the gateway is asked for events after a malformed instant, literal or variable, then BAD_USER_INPUT, never a 500', async () => {
+    const gateway = `${stack.gatewayUrl}/graphql`;
+    for (const value of ['yesterday', 5, '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z']) {
+      const literal = await http.graphql(
+        gateway,
+        `{ events(filter: { occurredAfter: ${JSON.stringify(value)} }) { nodes { id } } }`,
+        {},
+        { token },
+      );
+      const variable = await http.graphql(
+        gateway,
+        'query ($filter: EventFilter) { events(filter: $filter) { nodes { id } } }',
+        { filter: { occurredAfter: value } },
+        { token },
+      );
+      for (const [form, answer] of [['literal', literal], ['variable', variable]] as const) {
+        const codes = (answer.body.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
+        expect({ value, form, codes }).toEqual({ value, form, codes: ['BAD_USER_INPUT'] });
+        expect(answer.body.errors[0].message).toContain('must be an RFC 3339 date-time');
+      }
+      expect(variable.body.errors[0].message).toContain('filter.occurredAfter');
+    }
+  });
+
+  it('when a webhook description holds NUL or an unpaired surrogate, then REST (create, change) and GraphQL refuse it naming description', async () => {
+    for (const description of ['x\u0000y', 'x\ud800', '\udc00x']) {
+      const created = await http.post(`${rest}/webhooks`, {
+        token,
+        json: { url: receiver.url, event_types: ['item.created'], description },
+      });
+      expect({ description, status: created.status }).toEqual({ description, status: 422 });
+      expect(created.body.detail).toContain('description');
+      const viaGraphql = await http.graphql(
+        `${stack.gatewayUrl}/graphql`,
+        'mutation ($input: CreateWebhookInput!) { createWebhook(input: $input) { secret } }',
+        { input: { url: receiver.url, eventTypes: ['item.created'], description } },
+        { token },
+      );
+      expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(JSON.stringify(viaGraphql.body.errors[0])).toContain('description');
+      expect(viaGraphql.body.data?.createWebhook ?? null).toBeNull();
+    }
+    const kept = await http.post(`${rest}/webhooks`, {
+      token,
+      json: { url: receiver.url, event_types: ['item.created'], description: 'kept 😀' },
+    });
+    expect(kept.status).toBe(201);
+    const changed = await http.patch(`${rest}/webhooks/${kept.body.id}`, { token, json: { description: 'a\u0000' } });
+    expect(changed.status).toBe(422);
+    expect(changed.body.detail).toContain('description');
+    expect((await http.get(`${rest}/webhooks/${kept.body.id}`, { token })).body.description).toBe('kept 😀');
+    expect((await http.delete(`${rest}/webhooks/${kept.body.id}`, { token })).status).toBe(204);
+  });
+
   it('when a webhook is created, then its secret is answered once; it is read, changed with If-Match, pinged, logged and deleted', async () => {
     const created = await http.post(`${rest}/webhooks`, {
       token,

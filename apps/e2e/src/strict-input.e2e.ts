@@ -152,6 +152,58 @@ describe('strict input: listing parameters', () => {
   );
 });
 
+describe('strict input: record reads take only their declared parameters', () => {
+  const UNDECLARED = ['fileds=name', 'expand[]=owner', 'expand[x]=y', 'fields[name]=1', 'fields[a][b]=c', '__proto__=1'];
+  const readPaths = async () => {
+    const comments = await http.get(rest(`/posts/${postId}/comments?limit=1`), { token: admin });
+    return [
+      `/items/${itemId}`,
+      '/users/me',
+      `/users/${alice.id}`,
+      `/posts/${postId}`,
+      `/posts/${postId}/comments/${comments.body[0].id}`,
+      '/api-keys',
+      '/api-keys/1',
+      '/events/evt_00000000000000000000000000',
+      '/webhooks',
+      '/webhooks/1',
+    ];
+  };
+
+  it('when a record read names only its declared parameters, then it is served', async () => {
+    const item = await http.get(rest(`/items/${itemId}?fields=name&expand=owner`), { token: alice.token });
+    expect(item.status).toBe(200);
+    expect(Object.keys(item.body).sort()).toEqual(['id', 'name', 'owner']);
+    expect((await http.get(rest(`/users/${alice.id}?include_inactive=true`), { token: admin })).status).toBe(200);
+  });
+
+  it.each(UNDECLARED)('when a record read gets %s, then 422 names the parameter (as a listing does)', async (query) => {
+    const name = decodeURIComponent(query.split('=')[0]!);
+    for (const path of [...(await readPaths()), '/items/']) {
+      const response = await http.get(rest(`${path}?${query}`), { token: alice.token });
+      expect({ path, status: response.status }).toEqual({ path, status: 422 });
+      expect(response.body.detail).toContain(name);
+    }
+  });
+});
+
+describe('strict input: JSON depth', () => {
+  it('when a REST body nests 5,000 levels, then 400 names the member that nests too deep and nothing is created', async () => {
+    // Written out: JSON.stringify itself overflows the stack at 5,000 levels.
+    const deep = `${'{"name":'.repeat(5_000)}"x"${'}'.repeat(5_000)}`;
+    const name = `deep ${unique()}`;
+    const response = await http.post(rest('/items/'), {
+      token: alice.token,
+      headers: { 'content-type': 'application/json' },
+      body: `{"name":${JSON.stringify(name)},"price":1,"extra":${deep}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toContain('`extra` nests deeper than 32 levels');
+    const listed = await http.get(rest(`/items/?name=${encodeURIComponent(name)}`), { token: alice.token });
+    expect(listed.body).toEqual([]);
+  });
+});
+
 /** Spelling number `n` of a name: bit k of n upper-cases every letter at a position p with p % 4 === k. */
 const caseVariant = (name: string, n: number): string =>
   [...name].map((c, p) => ((n >> p % 4) & 1 ? c.toUpperCase() : c)).join('');

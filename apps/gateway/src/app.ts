@@ -25,7 +25,7 @@ import {
 } from '@platform/federation';
 import { FACADE_PROOF_HEADER } from '@platform/rate-limit';
 import { createGraphQLHandler, graphqlLimits, type GraphQLLimits } from '@platform/graphql-server';
-import { graphqlMetricsPlugin, responseCompression } from '@platform/service';
+import { graphqlFaultLogPlugin, graphqlMetricsPlugin, responseCompression } from '@platform/service';
 import { clientIp, type GatewayRateLimiter } from './gateway-rate-limit';
 import { FieldUsage, fieldUsagePlugin } from './field-usage';
 import { createHttpHardening } from './http-hardening';
@@ -127,6 +127,8 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       ...limits.plugins,
       warmUpPlugin<GatewayContext>(),
       fieldUsagePlugin<GatewayContext>(fieldUsage, (context) => context.warmUp === true),
+      // Every answer that becomes a 5xx logs its cause (the answer is masked), with the request id.
+      graphqlFaultLogPlugin<GatewayContext>(options.logger),
       // Apollo's landing pages load from a CDN; browsers get the gateway's own GraphiQL (ide/) instead.
       ApolloServerPluginLandingPageDisabled(),
       ...(options.apqCache && !trusted ? [apqRegistrationPlugin<GatewayContext>(options.apqCache)] : []),
@@ -166,7 +168,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
     refuse: unlisted
       ? (request) => persistedQueryHashMismatch(request) ?? facadeExempt(unlisted, options.isFacade)(request)
       : persistedQueryHashMismatch,
-    context: async (req, requestId, _logger, body) => {
+    context: async (req, requestId, logger, body) => {
       // The generations this request reads, once, named by what it asks (the same request reads the same ones).
       const presented = options.callers.withGenerations(
         presentedCallers.get(req) ?? presentOf(req),
@@ -185,7 +187,7 @@ export async function createGatewayApp(options: GatewayAppOptions): Promise<Gate
       // The operation's write deadline starts once the caller is known (ADR 0020): every subgraph fetch hands what is
       // left of it down, and a mutation's fetch waits for it plus the commit bound.
       const deadline = Deadline.in(options.subgraphTimeoutMs, options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS);
-      return { requestId, caller, snapshot: presented.snapshot, warmUp, facade, clientIp: ip, deadline };
+      return { requestId, caller, snapshot: presented.snapshot, warmUp, facade, clientIp: ip, deadline, logger };
     },
   });
   const hardening = createHttpHardening({ corsOrigins: options.corsOrigins });

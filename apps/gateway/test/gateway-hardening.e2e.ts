@@ -98,6 +98,48 @@ describe('GraphQL limits at the gateway (shared stack)', () => {
     expect(codesOf(response.body)).toEqual(['PAYLOAD_TOO_LARGE']);
   });
 
+  /** `{"name": {"name": ... {"name": "x"}}}`, `levels` objects deep, built without recursion. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = 'x';
+    for (let i = 0; i < levels; i += 1) value = { name: value };
+    return value;
+  };
+
+  /** The same as JSON text, written out (JSON.stringify itself overflows the stack at 5,000 levels). */
+  const nestedText = (levels: number): string => `${'{"name":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+
+  it('when variables nest 5,000 levels, then the request is refused 400 BAD_REQUEST naming variables, even anonymously', async () => {
+    for (const query of ['query Deep($f: String) { __typename }', 'query Deep($f: UserFilter) { users(filter: $f) { nodes { id } } }']) {
+      const response = await http.post(sharedGateway, {
+        headers: { 'content-type': 'application/json' },
+        body: `{"query":${JSON.stringify(query)},"variables":{"f":${nestedText(5_000)}}}`,
+      });
+      expect({ query, status: response.status, codes: codesOf(response.body) }).toEqual({
+        query,
+        status: 400,
+        codes: ['BAD_REQUEST'],
+      });
+      expect(response.body.errors[0].message).toBe('`variables` nests deeper than 32 levels of objects and arrays');
+    }
+    // A GET's query string is bounded by the 16 KiB header limit: 100 levels fit in it.
+    const viaGet = await http.get(
+      `${sharedGateway}?query=${encodeURIComponent('query Deep($f: String) { __typename }')}&variables=${encodeURIComponent(JSON.stringify({ f: nested(100) }))}`,
+      { headers: { 'apollo-require-preflight': 'true' } },
+    );
+    expect(viaGet.status).toBe(400);
+    expect(viaGet.body.errors[0].message).toBe('`variables` nests deeper than 32 levels of objects and arrays');
+  });
+
+  it('when variables nest within the limit, then the depth check lets them through to GraphQL', async () => {
+    const response = await http.graphql(
+      sharedGateway,
+      'query Shallow($f: UserFilter) { users(first: 1, filter: $f) { nodes { id } } }',
+      { f: nested(30) },
+    );
+    expect(codesOf(response.body)).toEqual(['BAD_USER_INPUT']);
+    expect(response.body.errors[0].message).toContain('Field "name" is not defined by type "UserFilter"');
+  });
+
   it('when any response is sent, then it carries helmet headers, rate-limit headers and no X-Powered-By', async () => {
     const response = await http.graphql(sharedGateway, '{ __typename }');
     expect(response.status).toBe(200);

@@ -21,6 +21,8 @@ import { establishCaller } from './http/caller';
 import type { Callers } from '@platform/federation';
 import { tagsPerCoding } from './http/conditional';
 import { responseCompression } from '@platform/service';
+import { jsonTooDeep, jsonTooDeepMessage } from '@platform/contracts';
+import { AppError } from '@platform/errors';
 
 export interface RestAppDeps {
   env: RestEnvironment;
@@ -68,6 +70,13 @@ export function createRestApp(deps: RestAppDeps): Express {
     }),
   );
   app.use(express.urlencoded({ limit: env.MAX_BODY_BYTES, extended: false, parameterLimit: 100 }));
+  // Right after parsing, before anything walks the body (validation, idempotency's hash, logging).
+  app.use((req, _res, next) => {
+    const tooDeep = jsonTooDeep(req.body);
+    if (!tooDeep) return next();
+    const message = jsonTooDeepMessage(tooDeep.under);
+    next(new AppError('BAD_REQUEST', message, { details: [{ field: tooDeep.under ?? 'body', message }] }));
+  });
   app.use(unwrapVersionedBody);
 
   const idempotency = deps.idempotency ?? createIdempotency({ ...env, REDIS_URL: undefined }, logger);

@@ -5,21 +5,15 @@
 import { z } from 'zod';
 import { EVENT_ID_PATTERN, EVENT_READ_SCOPES, EVENT_RESOURCE_TYPES, EVENT_TYPES } from '@platform/events';
 import { strictBody } from './strict-body';
-import { ENTITY_ID_MAX } from './entity-id';
+import { text } from './text';
+import { ENTITY_ID_MAX, entityIdParam } from './entity-id';
+import { DATE_TIME_MESSAGE, isRfc3339DateTime } from './date-time';
 
 const timestamp = z.string().max(32).meta({ format: 'date-time' });
 const EventId = z.string().regex(EVENT_ID_PATTERN).max(30);
 const EventTypeName = z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`);
-/** RFC 3339's date-time (`T` and `Z` in either case): Date.parse alone also takes `0.5` or `2000-01-01`. */
-const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-const instant = z
-  .string()
-  .max(40)
-  .refine(
-    (value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.toUpperCase())),
-    'must be an RFC 3339 date-time',
-  )
-  .meta({ format: 'date-time' });
+/** RFC 3339's date-time, a real instant (date-time.ts): Date.parse alone also takes `0.5` or February 30. */
+const instant = z.string().max(40).refine(isRfc3339DateTime, DATE_TIME_MESSAGE).meta({ format: 'date-time' });
 
 export const EVENTS_PAGE_SIZE = { default: 20, min: 1, max: 100 } as const;
 
@@ -34,13 +28,7 @@ export const EventsQuery = z
       .enum(EVENT_RESOURCE_TYPES)
       .optional()
       .describe('Only events about this kind of resource'),
-    resource_id: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(ENTITY_ID_MAX)
-      .optional()
-      .describe("Only events about this resource's id"),
+    resource_id: entityIdParam("Only events about this resource's id").optional(),
     occurred_after: instant.optional().describe('Only events after this instant'),
     occurred_before: instant.optional().describe('Only events before this instant'),
     pageSize: z.coerce
@@ -119,7 +107,7 @@ const EventTypes = z
   .min(1, 'must name at least one event type, or *')
   .max(EVENT_TYPES.length + 1)
   .describe('Event types to receive, or `*` for every type');
-const Description = z.string().max(500).nullable();
+const Description = text().max(500).nullable();
 
 export const WebhookCreate = strictBody(
   'WebhookCreate',

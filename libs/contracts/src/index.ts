@@ -30,6 +30,8 @@ export {
   ApiKeyCreated,
 } from './bodies';
 export { isEntityId, parseEntityId, entityIdParam, ENTITY_ID_MAX, ENTITY_ID_MESSAGE } from './entity-id';
+export { isRfc3339DateTime, DATE_TIME_MESSAGE } from './date-time';
+export { jsonTooDeep, jsonTooDeepMessage, MAX_JSON_DEPTH } from './json-depth';
 export { text, isSafeText, UNSAFE_TEXT_MESSAGE } from './text';
 export { normalizeEmail, foldUsername, foldEmail } from './identity';
 export { requestTarget } from './request-target';

@@ -35,6 +35,8 @@ export interface FederationContext extends WarmUpContext {
    * absent: each fetch starts its own (SUBGRAPH_TIMEOUT_MS).
    */
   deadline?: Deadline | undefined;
+  /** This request's logger (its request id bound), where a server fault is logged with its cause. */
+  logger?: Logger | undefined;
 }
 
 export interface SupergraphGatewayOptions {
@@ -87,11 +89,26 @@ function readKey(body: string, headers: Record<string, string>): string {
   return key;
 }
 
+/** A subgraph's answer that only refuses the input: errors, each BAD_USER_INPUT, and no data. */
+function isInputRefusal(payload: unknown): payload is GatewayResponse {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const { errors, data } = payload as { errors?: unknown; data?: unknown };
+  return (
+    data === undefined &&
+    Array.isArray(errors) &&
+    errors.length > 0 &&
+    errors.every(
+      (error: { extensions?: { code?: unknown } } | null) => error?.extensions?.code === 'BAD_USER_INPUT',
+    )
+  );
+}
+
 /**
  * One subgraph, as the query planner calls it: the fetch as a JSON POST with the caller's `Authorization` and request
  * id, through the platform's one GraphQL client. What @apollo/gateway's RemoteGraphQLDataSource does, without its
  * node-fetch Headers and Request objects and without APQ or cache-control (neither is used here). A non-2xx answer
- * becomes the same GraphQLError it would give (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403); no
+ * becomes the same GraphQLError it would give (`<status>: <text>`, UNAUTHENTICATED / FORBIDDEN for 401 / 403), but a
+ * 400 refusing the input, which is answered as the subgraph's errors; no
  * answer, a proxy's 502/503/504 or a body that is not a JSON object means the subgraph is unavailable:
  * SERVICE_UNAVAILABLE, not a wrong query.
  */
@@ -187,6 +204,9 @@ class SubgraphDataSource implements GraphQLDataSource<FederationContext> {
       // What this request reads after its own write must be read after that write's bumps: the snapshot reads again.
       if (!query) snapshot?.invalidate();
     }
+    // A subgraph's refusal of the request's input (a scalar the gateway cannot check: DateTime) is the client's error,
+    // reported as the subgraph gave it.
+    if (answer.status === 400 && isInputRefusal(answer.payload)) return answer.payload;
     if (answer.status < 200 || answer.status >= 300) {
       const code =
         answer.status === 401 ? 'UNAUTHENTICATED' : answer.status === 403 ? 'FORBIDDEN' : undefined;

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
-import { requestTarget } from '@platform/contracts';
+import { jsonTooDeep, jsonTooDeepMessage, MAX_JSON_DEPTH, requestTarget } from '@platform/contracts';
 import { accessLogger, requestIdFrom, REQUEST_ID_HEADER, type Logger } from '@platform/logging';
 import { operationNames, setRouteLabel } from '@platform/metrics';
 import { BodyTooLargeError, readBody } from '@platform/service';
@@ -106,6 +106,12 @@ export function createGraphQLHandler<TContext extends BaseContext>(
         body = raw.toString('utf8');
       }
     }
+    // Before anything walks the request (coercion, hashing, logging): JSON.parse takes any depth, they recurse.
+    const tooDeep = req.method === 'POST' ? jsonTooDeep(body) : deepSearchParameter(search);
+    if (tooDeep) {
+      sendError(res, 400, jsonTooDeepMessage(tooDeep.under), 'BAD_REQUEST');
+      return;
+    }
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -130,6 +136,23 @@ export function createGraphQLHandler<TContext extends BaseContext>(
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   }
+}
+
+/** A GET's JSON parameters (`variables`, `extensions`) nesting too deep, named; malformed ones are Apollo's to refuse. */
+function deepSearchParameter(search: string): { under: string } | undefined {
+  const parameters = new URLSearchParams(search);
+  for (const name of ['variables', 'extensions']) {
+    const text = parameters.get(name);
+    if (text === null) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (jsonTooDeep(value, MAX_JSON_DEPTH - 1)) return { under: name };
+  }
+  return undefined;
 }
 
 interface RequestLogState {

@@ -6,6 +6,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, maskGraphQLError } from '@platform/errors';
+import { graphqlFaultLogPlugin } from '@platform/service';
 import type { Logger } from '@platform/logging';
 import { databaseAppError } from '@platform/mongo';
 
@@ -22,34 +23,9 @@ export function formatSubgraphError(formatted: GraphQLFormattedError, error: unk
   return maskGraphQLError(formatted, appErrorOf(error) ?? error);
 }
 
-/**
- * Logs each error that becomes a 5xx: an unavailable dependency as a warning with its cause, anything unexpected
- * (a bug, an unclassified driver error) as an error with its cause and stack, one line per error with the request id.
- * Client errors and GraphQL's own request errors (parse, validation: no original error) are answers, not faults.
- */
+/** Logs each error that becomes a 5xx with its cause (libs/service graphqlFaultLogPlugin), database errors mapped. */
 export function serverFaultLogPlugin<TContext extends { logger?: Logger }>(
   fallback: Logger,
 ): ApolloServerPlugin<TContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didEncounterErrors({ errors, contextValue, operationName }) {
-          const logger = (contextValue as TContext | undefined)?.logger ?? fallback;
-          for (const error of errors) {
-            const cause = causeOf(error);
-            if (cause === undefined) continue;
-            const appError = appErrorOf(error);
-            if (appError && appError.status < 500) continue;
-            const fields = {
-              err: appError?.cause ?? cause,
-              ...(operationName ? { operation: operationName } : {}),
-              ...(error.path ? { path: error.path.join('.') } : {}),
-            };
-            if (appError?.code === 'SERVICE_UNAVAILABLE') logger.warn(fields, 'dependency unavailable');
-            else logger.error(fields, 'request failed');
-          }
-        },
-      };
-    },
-  };
+  return graphqlFaultLogPlugin<TContext>(fallback, { formatError: formatSubgraphError, appErrorOf: databaseAppError });
 }

@@ -7,7 +7,6 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { DateTimeResolver } from 'graphql-scalars';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from 'mongodb';
 import {
@@ -20,6 +19,7 @@ import {
 import type { Logger } from '@platform/logging';
 import { Deadline, withDeadline } from '@platform/contracts';
 import { createGraphQLHandler } from './graphql-handler';
+import { DateTimeScalar } from './date-time-scalar';
 import { graphqlMetricsPlugin } from '@platform/service';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlLimits, type GraphQLLimits } from './graphql-limits';
 import type { MongoCommandStats } from './mongo-command-stats';
@@ -42,10 +42,10 @@ export function createSubgraphServer<TContext extends BaseContext>(
   });
   return new ApolloServer<TContext>({
     schema: buildSubgraphSchema([
-      // DateTime (scalars.graphql, in every subgraph's SDL): RFC 3339 strings out, whether a resolver gives a Date or one.
+      // DateTime (scalars.graphql, in every subgraph's SDL): RFC 3339 strings out, and in (date-time-scalar.ts).
       {
         typeDefs: parse(typeDefs),
-        resolvers: { DateTime: DateTimeResolver, ...(resolvers as GraphQLResolverMap<unknown>) },
+        resolvers: { DateTime: DateTimeScalar, ...(resolvers as GraphQLResolverMap<unknown>) },
       },
     ]),
     formatError: formatSubgraphError,

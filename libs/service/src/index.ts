@@ -15,5 +15,6 @@ export {
 } from './graphql-http-client';
 export { readBody, BodyTooLargeError } from './read-body';
 export { graphqlMetricsPlugin } from './graphql-metrics';
+export { graphqlFaultLogPlugin, type FaultLogOptions } from './graphql-fault-log';
 export { startMetricsListener, type MetricsListener } from './metrics-listener';
 export { responseCompression, type CompressionMiddleware } from './response-compression';

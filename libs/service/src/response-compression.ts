@@ -1,9 +1,9 @@
 /**
- * Compressed answers (issue 27): gzip or Brotli per the client's `Accept-Encoding` (Brotli preferred at quality 4,
- * the `compression` package's balanced default for dynamic content), only above a size threshold (smaller answers
- * cost more CPU than they save bytes), always with `Vary: Accept-Encoding`. Never for an event stream or NDJSON, whose
- * chunks a compressor would hold back until its buffer fills, nor for answers marked `Cache-Control: no-transform`.
- * The facade and the gateway both use it; what a compressed strong ETag becomes is the facade's (http/conditional.ts).
+ * Compressed answers: gzip or Brotli per the client's `Accept-Encoding` (Brotli preferred, at quality 4; never deflate),
+ * only above a size threshold (smaller answers cost more CPU than they save bytes), always with `Vary: Accept-Encoding`.
+ * Never for an event stream or NDJSON, whose chunks a compressor would hold back until its buffer fills, nor for answers
+ * marked `Cache-Control: no-transform`. The facade and the gateway both use it; what a compressed strong ETag becomes is
+ * the facade's (http/conditional.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
@@ -32,6 +32,19 @@ export function responseCompression(minBytes: number | undefined): CompressionMi
   return (req, res, next) => {
     // On every answer (304s and small ones too): the representation a cache keeps depends on Accept-Encoding.
     vary(res, 'Accept-Encoding');
+    const accepted = req.headers['accept-encoding'];
+    if (accepted !== undefined) req.headers['accept-encoding'] = withoutDeflate(accepted);
     compress(req, res, next);
   };
+}
+
+/**
+ * What `compression` negotiates from: the header without `deflate`, which the library would serve but the interface
+ * does not (clients disagree on whether it means zlib or raw DEFLATE); only deflate acceptable: `identity`.
+ */
+function withoutDeflate(header: string | string[]): string {
+  const kept = (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .filter((entry) => entry.split(';')[0]!.trim().toLowerCase() !== 'deflate');
+  return kept.some((entry) => entry.trim() !== '') ? kept.join(',') : 'identity';
 }

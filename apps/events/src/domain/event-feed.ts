@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { requirePrincipal, requireServicePrincipal, type Caller } from '@platform/auth';
 import { validationError } from '@platform/errors';
+import { parseEntityId } from '@platform/contracts';
 import {
   EVENT_RESOURCE_TYPES,
   EVENT_TYPES,
@@ -62,10 +63,7 @@ export function eventConditions(filter: EventFilterInput | null | undefined): Fi
     conditions.push({ 'resource.type': filter.resourceType } as Filter<StoredEvent>);
   }
   if (filter.resourceId !== undefined && filter.resourceId !== null) {
-    const id = Number(filter.resourceId);
-    if (!/^[1-9]\d{0,15}$/.test(filter.resourceId) || !Number.isSafeInteger(id)) {
-      fail('filter.resourceId', 'must be a positive integer');
-    }
+    const id = parseEntityId(filter.resourceId, 'filter.resourceId');
     conditions.push({ 'resource.id': id } as Filter<StoredEvent>);
   }
   const after = instant('filter.occurredAfter', filter.occurredAfter);

@@ -10,7 +10,7 @@
  */
 import { AppError, notFound, validationError } from '@platform/errors';
 import { isAdmin, requirePrincipal, type Caller, type Principal } from '@platform/auth';
-import { parseEntityId } from '@platform/contracts';
+import { isSafeText, parseEntityId, UNSAFE_TEXT_MESSAGE } from '@platform/contracts';
 import {
   EVENT_READ_SCOPES,
   EVENT_TYPES,
@@ -124,6 +124,7 @@ export class WebhookService {
   private checkDescription(raw: unknown): string | null {
     if (raw === undefined || raw === null) return null;
     if (typeof raw !== 'string' || raw.length > 500) return fail('description', 'at most 500 characters');
+    if (!isSafeText(raw)) return fail('description', UNSAFE_TEXT_MESSAGE);
     return raw;
   }
 

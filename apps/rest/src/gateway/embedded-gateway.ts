@@ -18,7 +18,8 @@ import {
   type FederationContext,
   type SupergraphGatewayOptions,
 } from '@platform/federation';
-import { dataOf, graphqlMetricsPlugin } from '@platform/service';
+import { dataOf, graphqlFaultLogPlugin, graphqlMetricsPlugin } from '@platform/service';
+import type { Logger } from '@platform/logging';
 import { wasPlanned, type CallCredentials, type ErrorTranslation, type Gateway, type Operation } from './gateway-client';
 
 /** The supergraph, its subgraphs and the logger as createSupergraphGateway takes them, and what the facade adds. */
@@ -41,6 +42,7 @@ export class EmbeddedGateway implements Gateway {
     private readonly server: ApolloServer<FederationContext>,
     private readonly closePools: () => Promise<void>,
     private readonly timing: { deadlineMs: number; commitMs: number },
+    private readonly logger: Logger,
   ) {
     // The credential checks before the operation (one call of at most the deadline, usually a cache hit), then the
     // operation's deadline, its commit bound and the slack.
@@ -67,6 +69,8 @@ export class EmbeddedGateway implements Gateway {
         // The same GraphQL metrics as the gateway process (operations, errors by code).
         graphqlMetricsPlugin<FederationContext>(),
         warmUpPlugin(),
+        // What becomes a 500 reaches the facade masked: its cause is logged here, with the request id.
+        graphqlFaultLogPlugin<FederationContext>(options.logger),
       ],
     });
     await server.start();
@@ -77,6 +81,7 @@ export class EmbeddedGateway implements Gateway {
         await options.onClose?.();
       },
       { deadlineMs: options.subgraphTimeoutMs, commitMs },
+      options.logger,
     );
   }
 
@@ -93,7 +98,17 @@ export class EmbeddedGateway implements Gateway {
     const deadline = Deadline.in(this.timing.deadlineMs, this.timing.commitMs);
     const response = await this.server.executeOperation<TData>(
       { query: op.document, operationName: op.name, variables },
-      { contextValue: { requestId, caller, snapshot, clientIp, facade: true, deadline } },
+      {
+        contextValue: {
+          requestId,
+          caller,
+          snapshot,
+          clientIp,
+          facade: true,
+          deadline,
+          logger: this.logger.child({ requestId }),
+        },
+      },
     );
     // The facade's documents never @defer, so the result is always a single one.
     if (response.body.kind !== 'single') throw new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');

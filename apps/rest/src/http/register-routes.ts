@@ -1,8 +1,8 @@
 /** Turns route declarations into an express router: credentials, validation, the handler, and 405 with `Allow`. */
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { malformedCredentialError } from '@platform/auth';
-import { AppError } from '@platform/errors';
+import { AppError, validationError } from '@platform/errors';
 import { parseInput } from '@platform/contracts';
 import type { Gateway } from '../gateway/gateway-client';
 import type { RestEnvironment } from '../environment';
@@ -69,7 +69,11 @@ async function handle(route: RouteDefinition, req: Request, res: Response, deps:
   // An API key in `?api_key=` is a credential (read above, also when empty), not a parameter of the route (whose
   // query may be strict).
   const credentialInQuery = deps.env.API_KEY_PROTECTION && route.security === 'bearer-or-api-key';
-  const query = parsePart(route.query, credentialInQuery ? withoutApiKey(req.query) : req.query, false);
+  const given = credentialInQuery ? withoutApiKey(req.query) : req.query;
+  // A listing refuses what it does not know itself (rest-list-query.ts: its filters are open-ended); every other route
+  // takes only the query parameters it declares (a misspelt `fileds`, a bracketed `expand[x]`).
+  if (!route.listing) refuseUndeclared(route.query, given);
+  const query = parsePart(route.query, given, false);
   let body: unknown;
   if (route.body) {
     const accepted = route.bodyTypes ?? ['json'];
@@ -164,6 +168,15 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, invalidIsBadRe
       throw new AppError('BAD_REQUEST', error.message, error.details ? { details: error.details } : {});
     }
     throw error;
+  }
+}
+
+/** 422 naming each query parameter the route's schema does not declare (read from the raw query: `__proto__` too). */
+function refuseUndeclared(schema: z.ZodType | undefined, query: unknown): void {
+  const declared = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const unknown = Object.keys((query ?? {}) as object).filter((key) => !declared.includes(key));
+  if (unknown.length > 0) {
+    throw validationError(unknown.map((field) => ({ field, message: 'is not a known parameter' })));
   }
 }
 

@@ -463,7 +463,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], env: Re
     // dependencies.
     const errorStatuses = new Set<number>([400, 401, 429, 500, 503]);
     if (route.security !== 'public') errorStatuses.add(403);
-    if (route.body || route.query || route.params) errorStatuses.add(env.VALIDATION_STATUS);
+    // A read refuses a query parameter it does not declare (register-routes.ts), so every GET can meet validation.
+    if (route.body || route.query || route.params || route.method === 'get') errorStatuses.add(env.VALIDATION_STATUS);
     if (route.body) [413, 415].forEach((s) => errorStatuses.add(s));
     if (route.params) errorStatuses.add(404);
     // Idempotency-Key: in progress (409), reused with another request (422), store down in closed mode (503).
