@@ -8,8 +8,10 @@
  */
 import type { Db } from 'mongodb';
 import { Writable } from 'node:stream';
+import pino from 'pino';
 import { buildEvent, newSigningSecret, SecretBox, type SealingKeys } from '@platform/events';
 import { createLogger, type Logger } from '@platform/logging';
+import { webhookDeliveries } from '@platform/metrics';
 import { EventRelay } from '@platform/mongo';
 import {
   DeliveryQueue,
@@ -21,15 +23,23 @@ import {
   localTransport,
   type DeliveryJob,
 } from '@platform/webhooks';
-import { http, startWebhookReceiver, suiteDatabases, testStack, unique, type WebhookReceiver } from '@platform/testing';
-import { DeliveryProcessor, UNREADABLE_SECRET } from './delivery-processor';
+import {
+  http,
+  startWebhookReceiver,
+  suiteDatabases,
+  testStack,
+  unique,
+  type WebhookReceiver,
+} from '@platform/testing';
+import { DeliveryProcessor, UNREADABLE_SECRET, type ProcessorDeps } from './delivery-processor';
+import { NOT_PUBLIC, type Resolver } from './egress';
 import { usersOwnerRights, type OwnerRights } from './owner-rights';
 import { WebhookSender } from './sender';
 
 const stack = testStack();
 
 async function waitUntil(done: () => boolean, timeoutMs = 5_000): Promise<void> {
-  for (const until = Date.now() + timeoutMs; !done(); ) {
+  for (const until = Date.now() + timeoutMs; !done();) {
     if (Date.now() > until) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -79,6 +89,7 @@ describe('a delivery attempt', () => {
     url: string,
     schedule: readonly number[] = [1],
     keys: { sealing?: string; worker?: SealingKeys; logger?: Logger } = {},
+    deps: Partial<ProcessorDeps> = {},
   ) => {
     const events = new EventStore(db);
     const sealing = new WebhookStore(db, new SecretBox(keys.sealing ?? `key-${unique()}`));
@@ -86,7 +97,12 @@ describe('a delivery attempt', () => {
     const webhooks = keys.worker ? new WebhookStore(db, new SecretBox(keys.worker)) : sealing;
     const deliveries = new DeliveryStore(db);
     const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
-    const made = new EventRelay({ db, logger, transport: localTransport(fanOut, events), sweepAfterMs: 10_000 });
+    const made = new EventRelay({
+      db,
+      logger,
+      transport: localTransport(fanOut, events),
+      sweepAfterMs: 10_000,
+    });
     relays.push(made);
     const processor = new DeliveryProcessor({
       logger: keys.logger ?? logger,
@@ -100,6 +116,7 @@ describe('a delivery attempt', () => {
       owners,
       schedule,
       timeoutMs: 2_000,
+      ...deps,
     });
     const username = `hooked${unique()}`;
     const owner = await http.post(`${stack.restUrl}/users/`, {
@@ -173,12 +190,16 @@ describe('a delivery attempt', () => {
     ]);
 
     expect(receiver.received).toHaveLength(2);
-    const bodies = receiver.received.map((delivery) => receiver.verify(delivery, secret) as { id: string; data: { name: string } });
+    const bodies = receiver.received.map(
+      (delivery) => receiver.verify(delivery, secret) as { id: string; data: { name: string } },
+    );
     expect(bodies.map((b) => [b.id, b.data.name])).toEqual([
       [carried.id, 'item 1'],
       [plain.id, 'item 2'],
     ]);
-    const states = await deliveries.views(await deliveries.deliveries.find({ webhookId: webhook._id }).sort({ _id: 1 }).toArray());
+    const states = await deliveries.views(
+      await deliveries.deliveries.find({ webhookId: webhook._id }).sort({ _id: 1 }).toArray(),
+    );
     expect(states.map((d) => [d.state, d.attempts])).toEqual([
       ['delivered', 1],
       ['delivered', 1],
@@ -187,7 +208,9 @@ describe('a delivery attempt', () => {
     // A fan-out published again (its first push's answer was lost) schedules a delivered delivery anew: the next try's
     // claim says it was made, and nothing is sent again.
     await fanOut.record([carried]);
-    const again = (await queue.queue.getJobs(['waiting'])).find((job) => job.data.deliveryId.startsWith(carried.id));
+    const again = (await queue.queue.getJobs(['waiting'])).find((job) =>
+      job.data.deliveryId.startsWith(carried.id),
+    );
     await processor.process(again?.data ?? { deliveryId: jobOf(carried.id).data.deliveryId });
     expect(receiver.received).toHaveLength(2);
     expect(await deliveries.schedule.countDocuments({ webhookId: webhook._id })).toBe(0);
@@ -199,13 +222,18 @@ describe('a delivery attempt', () => {
       const old = `key-${unique()}`;
       const current = `key-${unique()}`;
       // Sealed under `old`, opened by a worker whose ring seals with `current` and still accepts `old`.
-      const rotated = await system(endpoint.url, [1], { sealing: old, worker: { current, accepted: [current, old] } });
+      const rotated = await system(endpoint.url, [1], {
+        sealing: old,
+        worker: { current, accepted: [current, old] },
+      });
       const opened = rotated.event(6);
       await rotated.fanOut.record([opened]);
       const openedId = deliveryIdOf(opened.id, rotated.webhook._id);
       await rotated.processor.process({ deliveryId: openedId });
       expect(endpoint.received).toHaveLength(1);
-      const [delivered] = await rotated.deliveries.views([(await rotated.deliveries.deliveries.findOne({ _id: openedId }))!]);
+      const [delivered] = await rotated.deliveries.views([
+        (await rotated.deliveries.deliveries.findOne({ _id: openedId }))!,
+      ]);
       expect(delivered!.state).toBe('delivered');
       expect(endpoint.verify(endpoint.received[0]!, rotated.secret)).toMatchObject({ id: opened.id });
 
@@ -230,7 +258,9 @@ describe('a delivery attempt', () => {
       await lost.processor.process({ deliveryId });
       await lost.processor.process({ deliveryId }); // the job again (the sweep's, a stalled one's): settled, nothing more
       expect(endpoint.received).toHaveLength(1);
-      const [view] = await lost.deliveries.views([(await lost.deliveries.deliveries.findOne({ _id: deliveryId }))!]);
+      const [view] = await lost.deliveries.views([
+        (await lost.deliveries.deliveries.findOne({ _id: deliveryId }))!,
+      ]);
       expect({ state: view!.state, reason: view!.reason, attempts: view!.attemptLog }).toEqual({
         state: 'failed',
         reason: UNREADABLE_SECRET,
@@ -244,7 +274,12 @@ describe('a delivery attempt', () => {
       expect(logged).toEqual([
         expect.objectContaining({ level: 50, webhookId: lost.webhook._id, deliveryId }),
       ]);
-      for (const value of [lost.secret, old, other, ...(await lost.webhooks.findById(lost.webhook._id))!.secrets.map((s) => s.sealed)]) {
+      for (const value of [
+        lost.secret,
+        old,
+        other,
+        ...(await lost.webhooks.findById(lost.webhook._id))!.secrets.map((s) => s.sealed),
+      ]) {
         expect(lines.join('')).not.toContain(value);
       }
     } finally {
@@ -256,10 +291,12 @@ describe('a delivery attempt', () => {
     const endpoint = await startWebhookReceiver();
     try {
       const { deliveries, fanOut, processor, webhooks, webhook, event } = await system(endpoint.url, []);
-      const redeliver = async (id: string) => (await fanOut.redeliver((await deliveries.viewById(id))!)).attempts + 1;
+      const redeliver = async (id: string) =>
+        (await fanOut.redeliver((await deliveries.viewById(id))!)).attempts + 1;
       const job = async (id: string) => (await queue.queue.getJob(id))!;
       const firstJob = async (eventId: string) =>
-        (await queue.queue.getJobs(['waiting'])).find((queued) => queued.data.deliveryId.startsWith(eventId))!.data;
+        (await queue.queue.getJobs(['waiting'])).find((queued) => queued.data.deliveryId.startsWith(eventId))!
+          .data;
       const stateOf = async (id: string) => {
         const [view] = await deliveries.views([(await deliveries.deliveries.findOne({ _id: id }))!]);
         return [view!.state, view!.attemptLog.map((a) => a.statusCode)];
@@ -312,11 +349,18 @@ describe('a delivery attempt', () => {
       expect(await redeliver(carried.deliveryId)).toBe(1);
       await processor.process(carried);
       expect(endpoint.received).toHaveLength(5);
-      expect(await deliveries.due(new Date(Date.now() + 1_000), 10_000)).toContainEqual({ deliveryId: carried.deliveryId, attempt: 1 });
+      expect(await deliveries.due(new Date(Date.now() + 1_000), 10_000)).toContainEqual({
+        deliveryId: carried.deliveryId,
+        attempt: 1,
+      });
       await processor.process({ deliveryId: carried.deliveryId });
       expect(endpoint.received).toHaveLength(5);
       expect(await stateOf(carried.deliveryId)).toEqual(['delivered', [200]]);
-      expect(await deliveries.schedule.countDocuments({ _id: { $in: [first.deliveryId, last.deliveryId, carried.deliveryId] } })).toBe(0);
+      expect(
+        await deliveries.schedule.countDocuments({
+          _id: { $in: [first.deliveryId, last.deliveryId, carried.deliveryId] },
+        }),
+      ).toBe(0);
     } finally {
       await endpoint.close();
     }
@@ -328,7 +372,9 @@ describe('a delivery attempt', () => {
       const { deliveries, fanOut, processor, event } = await system(endpoint.url, [3_600]);
       const refused = event(6);
       await fanOut.record([refused]);
-      const first = (await queue.queue.getJobs(['waiting'])).find((queued) => queued.data.deliveryId.startsWith(refused.id))!;
+      const first = (await queue.queue.getJobs(['waiting'])).find((queued) =>
+        queued.data.deliveryId.startsWith(refused.id),
+      )!;
       endpoint.respond(() => 503);
       await processor.process(first.data);
       endpoint.respond(() => 200);
@@ -345,6 +391,87 @@ describe('a delivery attempt', () => {
       expect((await deliveries.findById(first.data.deliveryId))?.state).toBe('delivered');
     } finally {
       await endpoint.close();
+    }
+  });
+  it('when egress refuses a host or its name does not resolve, then the owner reads one wording and only the worker log says what it resolved to', async () => {
+    // Internal DNS as a member would probe it: names mapping to loopback, private, an IPv4-compatible metadata address,
+    // and a name that does not exist.
+    const answers: Record<string, string> = {
+      localhost: '127.0.0.1',
+      'db.internal': '10.0.0.5',
+      'meta.internal': '::a9fe:a9fe',
+    };
+    const resolver: Resolver = async (hostname) => {
+      const address = answers[hostname];
+      if (!address)
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+          code: 'ENOTFOUND',
+          syscall: 'getaddrinfo',
+          hostname,
+        });
+      return [{ address, family: address.includes(':') ? 6 : 4 }];
+    };
+    const production = new WebhookSender({
+      policy: { allowLoopback: false },
+      resolver,
+      timeoutMs: 2_000,
+      maxResponseBytes: 1_024,
+      httpsOnly: true,
+    });
+    const lines: Array<Record<string, unknown>> = [];
+    const workerLog = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const received = receiver.received.length;
+    try {
+      const errors: Array<string | null> = [];
+      for (const [host, told] of [
+        ['localhost', '127.0.0.1 (loopback) is not a public address'],
+        ['db.internal', '10.0.0.5 (private) is not a public address'],
+        ['meta.internal', '::a9fe:a9fe (ipv4Compatible) is not a public address'],
+        ['missing.internal', 'getaddrinfo ENOTFOUND missing.internal'],
+      ] as const) {
+        const { deliveries, fanOut, processor, webhook, event } = await system(
+          `https://${host}:${receiver.port}/b`,
+          [3_600],
+          {},
+          { sender: production, logger: workerLog },
+        );
+        const happened = event(10);
+        await fanOut.record([happened]);
+        const deliveryId = deliveryIdOf(happened.id, webhook._id);
+        await processor.process({ deliveryId });
+        const [view] = await deliveries.views([(await deliveries.deliveries.findOne({ _id: deliveryId }))!]);
+        expect(view!.attemptLog).toHaveLength(1);
+        // The owner's log: neither the address, nor its range, nor whether the name exists.
+        expect(view!.attemptLog[0]!.error).toBe(
+          "refused: the endpoint's host does not resolve to a public address",
+        );
+        errors.push(view!.attemptLog[0]!.error);
+        // The operator's log keeps the detail, bound to the delivery.
+        expect(lines).toContainEqual(
+          expect.objectContaining({
+            delivery: deliveryId,
+            attempt: 1,
+            detail: expect.stringContaining(told),
+          }),
+        );
+      }
+      expect(errors).toEqual([NOT_PUBLIC, NOT_PUBLIC, NOT_PUBLIC, NOT_PUBLIC]);
+      // The metric's outcomes stay the fixed few: no address, no name.
+      const outcomes = (await webhookDeliveries.get()).values.map((v) => String(v.labels['outcome']));
+      expect(outcomes).toContain('refused');
+      for (const outcome of outcomes)
+        expect([
+          'delivered',
+          'failed',
+          'exhausted',
+          'withheld',
+          'refused',
+          'interrupted',
+          'unreadable_secret',
+        ]).toContain(outcome);
+      expect(receiver.received).toHaveLength(received);
+    } finally {
+      await production.close();
     }
   });
 });

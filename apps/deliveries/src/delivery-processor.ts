@@ -143,6 +143,13 @@ export class DeliveryProcessor {
       secrets,
     });
     webhookDeliveryDuration.observe(result.durationMs / 1000);
+    if (result.detail !== undefined) {
+      // The operator's view of a failed try: what the owner's log leaves out (the address refused and its range).
+      this.deps.logger[result.refused ? 'warn' : 'info'](
+        { delivery: delivery._id, webhook: webhook._id, attempt: n, error: result.error, detail: result.detail },
+        result.refused ? 'delivery refused by the egress check' : 'delivery attempt failed',
+      );
+    }
     await deliveries.finishAttempt(delivery, n, {
       statusCode: result.statusCode,
       durationMs: result.durationMs,

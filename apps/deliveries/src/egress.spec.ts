@@ -1,59 +1,62 @@
 /**
- * The egress check per address class, without a single request: every class the issue names (loopback, private,
- * link-local and cloud metadata, carrier-grade NAT, IPv6 loopback/link-local/unique-local, IPv4-mapped forms, NAT64
- * and 6to4 translations of inside addresses) is refused, public unicast passes, and a host whose answers mix one
- * refused address with public ones is refused as a whole (the resolver is the test's: nothing is looked up).
+ * The egress check, without a single request: every IANA special-purpose range in every textual form is refused, as
+ * a resolver's answer and as a URL literal, public unicast passes, and a host whose answers mix one refused address
+ * with public ones is refused as a whole (the resolver is the test's: nothing is looked up).
  */
-import { addressRange, checkAddress, checkedLookup, EgressRefused, type ResolvedAddress } from './egress';
+import { PUBLIC_ADDRESSES, PUBLIC_URLS, SPECIAL_IPV4, SPECIAL_IPV6, SPECIAL_URLS } from '@platform/testing';
+import {
+  checkAddress,
+  checkedLookup,
+  checkLiteralHost,
+  EgressRefused,
+  NOT_PUBLIC,
+  type ResolvedAddress,
+} from './egress';
 
 const strict = { allowLoopback: false };
 const development = { allowLoopback: true };
 const loopbackOnly = { allowLoopback: false, loopbackOnly: true };
 
-const REFUSED: Array<[string, string]> = [
-  ['127.0.0.1', 'loopback'],
-  ['127.9.9.9', 'loopback'],
-  ['::1', 'loopback'],
-  ['10.0.0.1', 'private'],
-  ['172.16.5.4', 'private'],
-  ['172.31.255.255', 'private'],
-  ['192.168.1.1', 'private'],
-  ['169.254.169.254', 'linkLocal'], // AWS, GCP and Azure instance metadata
-  ['169.254.0.1', 'linkLocal'],
-  ['100.64.0.1', 'carrierGradeNat'],
-  ['100.100.100.200', 'carrierGradeNat'], // Alibaba Cloud metadata
-  ['0.0.0.0', 'unspecified'],
-  ['::', 'unspecified'],
-  ['224.0.0.1', 'multicast'],
-  ['255.255.255.255', 'broadcast'],
-  ['192.0.2.10', 'reserved'],
-  ['fe80::1', 'linkLocal'],
-  ['fc00::1', 'uniqueLocal'],
-  ['fd00:ec2::254', 'uniqueLocal'], // AWS metadata over IPv6
-  ['::ffff:127.0.0.1', 'loopback'],
-  ['::ffff:10.0.0.1', 'private'],
-  ['::ffff:169.254.169.254', 'linkLocal'],
-  ['::ffff:7f00:1', 'loopback'],
-  ['64:ff9b::a00:1', 'rfc6052'], // NAT64 of 10.0.0.1
-  ['2002:a00:1::', '6to4'], // 6to4 of 10.0.0.1
-];
+const SPECIAL = [...SPECIAL_IPV4, ...SPECIAL_IPV6].flatMap((row) =>
+  row.forms.map((form) => [`${row.cidr} ${row.name} (${row.rfc})`, form, row.range] as const),
+);
 
 describe('egress address check', () => {
-  it.each(REFUSED)('when the address is %s, then it is refused as %s', (address, range) => {
-    expect(addressRange(address)).toBe(range);
-    expect(() => checkAddress(address, strict)).toThrow(EgressRefused);
+  it.each(SPECIAL)('%s: %s is refused', (_range, form) => {
+    expect(() => checkAddress(form, strict)).toThrow(EgressRefused);
   });
 
-  it('when the address is public unicast, then it passes (IPv4, IPv6, IPv4-mapped)', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34']) {
-      expect(() => checkAddress(address, strict)).not.toThrow();
+  it.each(SPECIAL_URLS)('the URL literal %s (%s) is refused before connecting', (url) => {
+    expect(() => checkLiteralHost(new URL(url).hostname, strict)).toThrow(EgressRefused);
+  });
+
+  it.each(PUBLIC_ADDRESSES)('the public address %s passes', (address) => {
+    expect(() => checkAddress(address, strict)).not.toThrow();
+  });
+
+  it.each(PUBLIC_URLS)('the public URL %s passes the literal check', (url) => {
+    expect(() => checkLiteralHost(new URL(url).hostname, strict)).not.toThrow();
+  });
+
+  it('when an address is refused, then the owner is told one wording, and only the log message names the address', () => {
+    for (const address of ['127.0.0.1', '::a9fe:a9fe', '10.0.0.1', '64:ff9b::a00:1']) {
+      const refusal = (() => {
+        try {
+          checkAddress(address, strict);
+          return null;
+        } catch (error) {
+          return error as EgressRefused;
+        }
+      })();
+      expect(refusal?.ownerMessage).toBe(NOT_PUBLIC);
+      expect(refusal?.message).toContain(address);
     }
   });
 
-  it('when development allows loopback, then only loopback passes: private, link-local and metadata stay refused', () => {
-    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+  it('when development allows loopback, then only loopback passes: embedded forms, private and metadata stay refused', () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '[::1]', '0:0:0:0:0:0:0:1'])
       expect(() => checkAddress(address, development)).not.toThrow();
-    for (const address of ['10.0.0.1', '169.254.169.254', 'fd00::1', '100.64.0.1', '::ffff:192.168.0.1']) {
+    for (const address of ['10.0.0.1', '169.254.169.254', 'fd00::1', '100.64.0.1', '::ffff:192.168.0.1', '::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::']) {
       expect(() => checkAddress(address, development)).toThrow(EgressRefused);
     }
   });
@@ -61,7 +64,7 @@ describe('egress address check', () => {
   it('when egress is loopback only, then loopback passes and everything else is refused, public unicast included', () => {
     for (const address of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1'])
       expect(() => checkAddress(address, loopbackOnly)).not.toThrow();
-    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '10.0.0.1', '169.254.169.254']) {
+    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '10.0.0.1', '169.254.169.254', '::7f00:1']) {
       expect(() => checkAddress(address, loopbackOnly)).toThrow(EgressRefused);
     }
   });
@@ -114,6 +117,14 @@ describe('egress lookup (the socket connects to what was checked)', () => {
     expect(second.error).toBeInstanceOf(EgressRefused);
     expect(calls).toEqual(['hooks.example', 'hooks.example']);
   });
+
+  it.each([['::a9fe:a9fe'], ['::169.254.169.254'], ['::7f00:1'], ['::1:2:3:4'], ['64:ff9b::a9fe:a9fe'], ['fec0::1']])(
+    'when a name answers %s, then the name is refused',
+    async (address) => {
+      const { run } = lookup([[{ address, family: 6 }]]);
+      expect((await run()).error).toBeInstanceOf(EgressRefused);
+    },
+  );
 
   it('when the socket asks for all addresses, then it gets only the checked one', async () => {
     const { run } = lookup([[{ address: '2606:4700:4700::1111', family: 6 }]]);

@@ -1,20 +1,10 @@
 /**
- * Safe egress for webhook deliveries (issue item 4): an endpoint's host is resolved at each delivery and EVERY
- * address it resolves to is checked; the connection then goes to the checked address itself (the resolver is the
- * socket's `lookup`, so no second resolution happens between the check and the connect: DNS rebinding gains nothing).
- * Refused: loopback (unless WEBHOOK_ALLOW_LOOPBACK), private (RFC 1918), link-local (cloud metadata at 169.254.169.254
- * included), carrier-grade NAT, unique-local and every other special-purpose range of ipaddr.js (unspecified,
- * multicast, broadcast, reserved, documentation, benchmarking, NAT64/6to4/Teredo translations, ...); an IPv4-mapped
- * IPv6 address is judged as the IPv4 address it carries. Only the `unicast` range passes.
- * The address classes come from ipaddr.js (the library express' proxy-addr uses), not from hand-kept tables.
- * WEBHOOK_EGRESS=loopback (the test kit's and the benches' systems, sandboxes) narrows it to loopback alone, decided
- * before any lookup: an IP literal must be loopback, `localhost` is answered here (RFC 6761), and every other name is
- * refused without a DNS query, so nothing a client registers (an `https://example.com/hooks`) makes the worker send
- * a packet off the machine, not even to its resolver.
+ * Safe egress for webhook deliveries (ADR 0025): every address a host resolves to is classified (@platform/webhooks
+ * addressClass) and the socket connects to the checked address itself (its `lookup`), so DNS rebinding gains nothing.
  */
 import { lookup as dnsLookup } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type { LookupFunction } from 'node:net';
+import { addressClass, canonicalAddress, isLocalhostName } from '@platform/webhooks';
 
 export interface ResolvedAddress {
   address: string;
@@ -45,42 +35,44 @@ const LOCALHOST: ResolvedAddress[] = [
   { address: '127.0.0.1', family: 4 },
   { address: '::1', family: 6 },
 ];
-const isLocalhostName = (hostname: string): boolean => /^(.+\.)?localhost\.?$/i.test(hostname);
 
+/**
+ * What the endpoint's owner reads in its delivery log for a refused address and for a name that does not resolve
+ * alike: neither the address nor its range nor whether the name exists (internal DNS is not the owner's to map).
+ */
+export const NOT_PUBLIC = "refused: the endpoint's host does not resolve to a public address";
+const LOOPBACK_ONLY = 'refused: egress is loopback only (WEBHOOK_EGRESS=loopback)';
+
+/** The check refused an address: `message` (the address and its range) is for the worker's log only. */
 export class EgressRefused extends Error {
   constructor(
-    readonly address: string,
-    readonly range: string,
-    message = `refused: ${address} is a ${range} address`,
+    message: string,
+    /** What the owner may read. */
+    readonly ownerMessage = NOT_PUBLIC,
   ) {
     super(message);
     this.name = 'EgressRefused';
   }
 }
 
-/** The ipaddr.js range of an address (`unicast`, `loopback`, `private`, ...), IPv4-mapped IPv6 judged as IPv4. */
-export function addressRange(address: string): string {
-  const parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range();
-  }
-  return parsed.range();
-}
-
 /** Throws EgressRefused unless the address may be connected to under the policy. */
 export function checkAddress(address: string, policy: EgressPolicy): void {
-  const range = addressRange(address);
+  const range = addressClass(address);
   if (range === 'loopback' && (policy.allowLoopback || policy.loopbackOnly)) return;
   if (range === 'unicast' && !policy.loopbackOnly) return;
-  if (range === 'unicast')
-    throw new EgressRefused(
-      address,
-      range,
-      `refused: ${address} is public: egress is loopback only (WEBHOOK_EGRESS=loopback)`,
-    );
-  throw new EgressRefused(address, range);
+  throw new EgressRefused(
+    range === 'unicast'
+      ? `refused: ${address} is public: egress is loopback only (WEBHOOK_EGRESS=loopback)`
+      : `refused: ${address} (${range}) is not a public address`,
+    policy.loopbackOnly ? LOOPBACK_ONLY : NOT_PUBLIC,
+  );
 }
+
+/** Loopback-only egress looks no name up; the owner wrote the name, so the message may say it. */
+const notLookedUp = (hostname: string): EgressRefused => {
+  const message = `refused: ${hostname} is not looked up: egress is loopback only (WEBHOOK_EGRESS=loopback)`;
+  return new EgressRefused(message, message);
+};
 
 /**
  * The socket's `lookup`: resolves with `resolver`, refuses the host when any of its addresses is refused (a name
@@ -91,20 +83,16 @@ export function checkedLookup(resolver: Resolver, policy: EgressPolicy): LookupF
     const resolved = policy.loopbackOnly
       ? isLocalhostName(hostname)
         ? Promise.resolve(LOCALHOST)
-        : Promise.reject(
-            new EgressRefused(
-              hostname,
-              'name',
-              `refused: ${hostname} is not looked up: egress is loopback only (WEBHOOK_EGRESS=loopback)`,
-            ),
-          )
+        : Promise.reject(notLookedUp(hostname))
       : resolver(hostname);
     resolved
       .then((addresses) => {
         if (addresses.length === 0)
           throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
         for (const { address } of addresses) checkAddress(address, policy);
-        const chosen = addresses[0]!;
+        // The socket gets the address in the form it was judged in.
+        const { address, family } = canonicalAddress(addresses[0]!.address)!;
+        const chosen = { address, family };
         if (options?.all) callback(null, [chosen]);
         else callback(null, chosen.address, chosen.family);
       })
@@ -114,6 +102,5 @@ export function checkedLookup(resolver: Resolver, policy: EgressPolicy): LookupF
 
 /** An IP literal in a URL is never looked up by the socket: it is checked here, before connecting. */
 export function checkLiteralHost(hostname: string, policy: EgressPolicy): void {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  if (isIP(bare) !== 0) checkAddress(bare, policy);
+  if (canonicalAddress(hostname)) checkAddress(hostname, policy);
 }

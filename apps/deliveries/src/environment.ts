@@ -1,7 +1,6 @@
 /** The delivery worker's settings, parsed once at start. */
 import { z } from 'zod';
 import {
-  booleanFlag,
   commonEnvironment,
   loadServiceEnvironment,
   metricsPort,
@@ -41,13 +40,6 @@ const schema = commonEnvironment.extend({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The most of an endpoint's answer read (the rest is dropped; nothing of it is kept). */
   WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(10_485_760).default(65_536),
-  /** Development: allow endpoints on loopback (npm start turns it on); every other inside address stays refused. */
-  WEBHOOK_ALLOW_LOOPBACK: booleanFlag(false),
-  /**
-   * `public` (default): endpoints on public addresses (and loopback when allowed). `loopback`: loopback only, and no
-   * name looked up but `localhost`: not even a DNS query leaves the machine (the test kit's systems, sandboxes).
-   */
-  WEBHOOK_EGRESS: z.enum(['public', 'loopback']).default('public'),
   /** Attempts one worker runs at once. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
   /** How often due deliveries are queued again from the database (what a lost Redis forgot). */

@@ -7,7 +7,14 @@
  */
 import { Agent, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { checkLiteralHost, checkedLookup, EgressRefused, type EgressPolicy, type Resolver } from './egress';
+import {
+  checkLiteralHost,
+  checkedLookup,
+  EgressRefused,
+  NOT_PUBLIC,
+  type EgressPolicy,
+  type Resolver,
+} from './egress';
 
 export interface SenderOptions {
   policy: EgressPolicy;
@@ -21,8 +28,13 @@ export interface SendResult {
   ok: boolean;
   statusCode: number | null;
   durationMs: number;
-  /** Why the attempt failed (never the response body); null when it succeeded. */
+  /**
+   * Why the attempt failed, as its owner may read it (never the response body, an address or a resolver's answer);
+   * null when it succeeded.
+   */
   error: string | null;
+  /** What the worker's log says besides (the refused address and its range, the resolver's error); never shown. */
+  detail?: string;
   /** The egress check refused the endpoint's address (no connection was made). */
   refused: boolean;
 }
@@ -126,20 +138,36 @@ export class WebhookSender {
   }
 }
 
-/** A failed attempt's record: what went wrong, in words that name no secret and no response content. */
+/** The resolver's failures: to the owner they read as a refusal, so a name's existence is not told. */
+const RESOLUTION_ERRORS = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'ENODATA',
+  'ESERVFAIL',
+  'ENONAME',
+]);
+const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/**
+ * A failed attempt's record: what went wrong in words that name no secret, no response content and no address (a
+ * socket error's message holds the address it tried: the owner gets its code, the worker's log the whole of it).
+ */
 function failure(error: unknown, durationMs: number): SendResult {
-  const refused =
-    error instanceof EgressRefused || (error as { cause?: unknown })?.cause instanceof EgressRefused;
   const cause = (error as { cause?: unknown })?.cause;
-  const described =
-    error instanceof EgressRefused
-      ? error.message
-      : cause instanceof EgressRefused
-        ? cause.message
-        : error instanceof Error && error.name === 'TimeoutError'
-          ? 'timed out'
-          : `${(error as { code?: string })?.code ?? (error instanceof Error ? error.name : 'error')}: ${
-              error instanceof Error ? error.message : String(error)
-            }`;
-  return { ok: false, statusCode: null, durationMs, error: described.slice(0, 300), refused };
+  const refusal = error instanceof EgressRefused ? error : cause instanceof EgressRefused ? cause : null;
+  const { name, message, code: own } = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown };
+  const code = own ?? (cause as { code?: unknown })?.code;
+  const causeMessage = (cause as { message?: unknown })?.message;
+  const detail = (
+    refusal?.message ?? [message ?? error, causeMessage].filter((part) => part !== undefined).join(': ')
+  ).slice(0, 300);
+  const owned = (error: string) => ({ ok: false, statusCode: null, durationMs, error, detail, refused: false });
+  if (refusal) return { ...owned(refusal.ownerMessage), refused: true };
+  if (name === 'TimeoutError') return owned('timed out');
+  if (typeof code !== 'string') return owned(typeof name === 'string' ? name : 'error');
+  if (RESOLUTION_ERRORS.has(code)) return owned(NOT_PUBLIC);
+  return owned(TIMEOUTS.has(code) ? 'timed out' : code);
 }

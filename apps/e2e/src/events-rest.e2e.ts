@@ -241,4 +241,45 @@ describe('events and webhooks over REST', () => {
       expect((await http.delete(`${rest}/webhooks/${id}`, { token })).status).toBe(204);
     }
   });
+  it('when a webhook URL names no host as written or an inside IP literal, then REST (422) and GraphQL (BAD_USER_INPUT) name url, and nothing changes', async () => {
+    const gql = `${stack.gatewayUrl}/graphql`;
+    const create = `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { webhook { id } } }`;
+    const update = `mutation($id: ID!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { url } }`;
+    const kept = await http.post(`${rest}/webhooks`, { token, json: { url: receiver.url, event_types: ['item.created'] } });
+    expect(kept.status).toBe(201);
+    const id = kept.body.id as number;
+    try {
+      const before = ((await http.get(`${rest}/webhooks`, { token })).body as unknown[]).length;
+      for (const url of [
+        'https:///x',
+        'https:x',
+        'https://@example.com/',
+        'https://[::169.254.169.254]/latest/meta-data',
+        'https://[::127.0.0.1]/',
+        'https://[::ffff:10.0.0.1]/',
+        'https://[::1:2:3:4]/',
+        'https://[64:ff9b::a9fe:a9fe]/',
+        'https://0xa9fea9fe/',
+      ]) {
+        const posted = await http.post(`${rest}/webhooks`, { token, json: { url, event_types: ['item.created'] } });
+        expect({ url, status: posted.status }).toEqual({ url, status: 422 });
+        expect(posted.body.detail).toContain('url');
+        const patched = await http.patch(`${rest}/webhooks/${id}`, { token, json: { url } });
+        expect({ url, status: patched.status }).toEqual({ url, status: 422 });
+        expect(patched.body.detail).toContain('url');
+        for (const [document, variables] of [
+          [create, { input: { url, eventTypes: ['item.created'] } }],
+          [update, { id: String(id), input: { url } }],
+        ] as const) {
+          const answered = await http.graphql(gql, document, variables, { token });
+          expect(answered.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+          expect(answered.body.errors[0].message).toContain('url');
+        }
+      }
+      expect((await http.get(`${rest}/webhooks`, { token })).body).toHaveLength(before);
+      expect((await http.get(`${rest}/webhooks/${id}`, { token })).body.url).toBe(receiver.url);
+    } finally {
+      expect((await http.delete(`${rest}/webhooks/${id}`, { token })).status).toBe(204);
+    }
+  });
 });

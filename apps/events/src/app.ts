@@ -32,6 +32,7 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
   const feed = new EventFeed(store, fanOut);
   const service = new WebhookService(webhooks, deliveries, fanOut, {
     production: deps.production,
+    allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK || env.WEBHOOK_EGRESS === 'loopback',
     overlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
     maxPerOwner: env.WEBHOOK_MAX_PER_OWNER,
   });

@@ -1,10 +1,12 @@
 /** What both processes of the events service (the `events` subgraph and the `deliveries` worker) read alike. */
 import { z } from 'zod';
+import { booleanFlag } from './common-environment';
 import { redisUrlSchema } from './redis-connection';
 
 /**
  * What both processes of the events service read besides the MongoDB settings (mongoEnvironment): their database, the
- * delivery queue, and how webhook secrets are sealed.
+ * delivery queue, how webhook secrets are sealed, and the egress policy (the worker sends by it, registration refuses
+ * an IP-literal endpoint it would refuse).
  */
 export const webhooksEnvironment = z.object({
   MONGO_DB: z.string().min(1).default('api_events'),
@@ -16,4 +18,11 @@ export const webhooksEnvironment = z.object({
   WEBHOOK_SECRETS_KEY_ACCEPTED: z.string().optional(),
   /** Key prefix of the delivery queue in Redis. */
   WEBHOOK_QUEUE_PREFIX: z.string().min(1).default('api-platform'),
+  /** Development: allow endpoints on loopback (npm start turns it on); every other inside address stays refused. */
+  WEBHOOK_ALLOW_LOOPBACK: booleanFlag(false),
+  /**
+   * `public` (default): endpoints on public addresses (and loopback when allowed). `loopback`: loopback only, and no
+   * name looked up but `localhost`: not even a DNS query leaves the machine (the test kit's systems, sandboxes).
+   */
+  WEBHOOK_EGRESS: z.enum(['public', 'loopback']).default('public'),
 });

@@ -94,7 +94,8 @@ export const EventPage = z
 
 /**
  * Declared as production takes it (an https URL; `http` also outside production, which the document does not show);
- * the events service checks it (WHATWG parsing, no credentials, no fragment), so the schema only says what it is.
+ * the events service checks it (WHATWG parsing, a host as written, no inside IP literal, no credentials, no fragment),
+ * so the schema only says what it is.
  */
 const WebhookUrl = z
   .string()

@@ -16,3 +16,4 @@ export { errorCodes, stackSubgraphUrls, suiteApps, unique } from './suite-apps';
 export { expectPreflightAllowed } from './cors';
 export { suiteDatabases } from './suite-databases';
 export { startWebhookReceiver, type WebhookReceiver, type ReceivedDelivery } from './webhook-receiver';
+export { SPECIAL_IPV4, SPECIAL_IPV6, SPECIAL_URLS, PUBLIC_ADDRESSES, PUBLIC_URLS, type SpecialRange } from './special-addresses';

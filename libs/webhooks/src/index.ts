@@ -44,3 +44,4 @@ export {
 } from './delivery-queue';
 export { EventFanOut, type FanOutLogger } from './fan-out';
 export { localTransport } from './local-transport';
+export { addressClass, canonicalAddress, isLocalhostName, type CanonicalAddress } from './address-class';

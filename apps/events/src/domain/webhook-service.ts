@@ -30,7 +30,7 @@ import type {
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
-import { newDelivery, webhookScopes } from '@platform/webhooks';
+import { addressClass, canonicalAddress, isLocalhostName, newDelivery, webhookScopes } from '@platform/webhooks';
 
 export interface WebhookInput {
   url?: string | null;
@@ -41,6 +41,8 @@ export interface WebhookInput {
 
 export interface WebhookSettings {
   production: boolean;
+  /** The delivery worker may send to loopback (WEBHOOK_ALLOW_LOOPBACK, or WEBHOOK_EGRESS=loopback). */
+  allowLoopback: boolean;
   overlapSeconds: number;
   maxPerOwner: number;
 }
@@ -94,8 +96,21 @@ export class WebhookService {
     if (url.protocol !== 'https:' && (this.settings.production || url.protocol !== 'http:')) {
       return fail('url', this.settings.production ? 'must be an https URL' : 'must be an http or https URL');
     }
-    if (url.username || url.password) return fail('url', 'must not hold credentials');
+    // The host as written: the parser makes `http:///x`, `http:x` and `http:\\x` a URL to host `x`, and drops `@`.
+    const authority = /^https?:\/\/([^/\\?#]*)/i.exec(raw)?.[1];
+    if (url.username || url.password || authority?.includes('@')) return fail('url', 'must not hold credentials');
+    if (!authority || authority.startsWith(':')) return fail('url', 'must name a host: scheme://host[:port]/path');
+    if (authority.endsWith(':')) return fail('url', 'must not have an empty port');
     if (url.hash) return fail('url', 'must not hold a fragment');
+    // An IP literal (any form the parser reads as one) is judged here as the worker would: one it refuses is no
+    // endpoint. A name is judged at each delivery, on what it resolves to then.
+    const range = canonicalAddress(url.hostname)
+      ? addressClass(url.hostname)
+      : isLocalhostName(url.hostname)
+        ? 'loopback'
+        : null;
+    if (range !== null && range !== 'unicast' && !(range === 'loopback' && this.settings.allowLoopback))
+      return fail('url', 'must point at a public address: its host is not one');
     // Kept as written (each attempt parses it again): the parsed form may be longer than the limit the input met
     // (`https://host` gains its `/`, an IDN its punycode).
     return raw;
