@@ -6,7 +6,7 @@
 // First: tracing hooks the modules the imports below load (libs/tracing/src/tracing.ts).
 import './tracing';
 import { Worker } from 'bullmq';
-import { isProduction, queueConnection } from '@platform/config';
+import { closeRedis, connectRedis, isProduction, queueConnection } from '@platform/config';
 import { SecretBox } from '@platform/events';
 import { createLogger } from '@platform/logging';
 import { connectMongo, EventRelay, monitorMongo } from '@platform/mongo';
@@ -20,6 +20,7 @@ import {
   EventStore,
   WebhookStore,
   localTransport,
+  ownerDeliveryBudget,
   type DeliveryJob,
 } from '@platform/webhooks';
 import { loadDeliveriesEnvironment } from './environment';
@@ -60,7 +61,17 @@ const start = async () => {
   const adopter = setInterval(() => void adoptEarlier().catch(() => undefined), 10 * 60_000);
   adopter.unref();
   const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
-  const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger);
+  // The worker's own events fan out within the owners' budgets too (one count in Redis with the events service's).
+  const budgetRedis = connectRedis(env.REDIS_URL, 500, logger, {
+    purpose: 'webhook delivery budget',
+    fallback: 'each process counts the owners’ deliveries on its own',
+  });
+  const budget = ownerDeliveryBudget({
+    redis: budgetRedis,
+    points: env.WEBHOOK_OWNER_DELIVERY_BUDGET,
+    windowSeconds: env.WEBHOOK_OWNER_BUDGET_WINDOW_SECONDS,
+  });
+  const fanOut = new EventFanOut(events, webhooks, deliveries, queue, logger, budget);
   // The worker's own events (webhook.disabled) go through the events database's outbox, like every write's.
   const relay = new EventRelay({
     db,
@@ -154,6 +165,7 @@ const start = async () => {
       await worker.close();
       await relay.close();
       await queue.close();
+      await closeRedis(budgetRedis);
       await sender.close();
       await owners.close();
       await workerWrites.close();

@@ -362,4 +362,69 @@ describe('webhook rules', () => {
     expect(owners.map((e) => [e.type, e.resource?.id])).toEqual([['item.created', item.body.id]]);
     expect(endpoint.received.map((d) => d.body).join('\n')).not.toContain(owner.email);
   });
+
+  it("when an admin changes a member's webhook, then it may not re-point or re-key it, and every write is in the audit trail with its actor", async () => {
+    const owner = await member('audit');
+    const endpoint = await receiver();
+    const adminEndpoint = await receiver();
+    const made = await http.post(`${stack.restUrl}/webhooks`, {
+      token: owner.token,
+      json: { url: endpoint.url, event_types: ['*'] },
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.id as number;
+    webhooks.add(String(id), owner.token);
+    const secret = made.body.secret as string;
+    const adminId = Number(JSON.parse(Buffer.from(adminToken.split('.')[1]!, 'base64url').toString()).uid);
+    const repoint = await http.patch(`${stack.restUrl}/webhooks/${id}`, {
+      token: adminToken,
+      json: { url: adminEndpoint.url },
+    });
+    expect([repoint.status, repoint.body.detail]).toEqual([
+      403,
+      "Not enough permissions: only the webhook's owner may change its url",
+    ]);
+    const rekey = await http.post(`${stack.restUrl}/webhooks/${id}/rotate-secret`, { token: adminToken, json: {} });
+    expect([rekey.status, rekey.body.detail]).toEqual([
+      403,
+      "Not enough permissions: only the webhook's owner may change its signing secret",
+    ]);
+    expect((await http.get(`${stack.restUrl}/webhooks/${id}`, { token: owner.token })).body.url).toBe(endpoint.url);
+    expect(
+      (await http.patch(`${stack.restUrl}/webhooks/${id}`, { token: adminToken, json: { description: 'seen' } }))
+        .status,
+    ).toBe(200);
+    const key = await http.post(`${stack.restUrl}/api-keys`, {
+      token: owner.token,
+      json: { name: 'mine', scopes: ['items:read'] },
+    });
+    expect(key.status).toBe(201);
+    // The owner's endpoint hears of the admin's change and keeps its own private events; the admin's URL gets nothing.
+    const bodies = () => endpoint.received.map((d) => JSON.parse(d.body) as { type: string; actor: unknown });
+    await waitFor(async () => (bodies().some((e) => e.type === 'api_key.created') ? true : undefined));
+    expect(bodies().find((e) => e.type === 'webhook.updated')?.actor).toEqual({ type: 'user', id: adminId });
+    for (const d of endpoint.received) expect(endpoint.verify(d, secret)).toBeTruthy();
+    expect(adminEndpoint.received).toEqual([]);
+    const rotated = await http.post(`${stack.restUrl}/webhooks/${id}/rotate-secret`, { token: owner.token, json: {} });
+    expect(rotated.status).toBe(200);
+    expect((await http.delete(`${stack.restUrl}/webhooks/${id}`, { token: adminToken })).status).toBe(204);
+    const trail = await waitFor(async () => {
+      const page = await http.get(`${stack.restUrl}/events?resource_type=webhook&resource_id=${id}`, {
+        token: owner.token,
+      });
+      return page.body.data?.length === 4 ? (page.body.data as Array<{ type: string; actor: unknown }>) : undefined;
+    });
+    expect(trail.map((e) => [e.type, e.actor]).reverse()).toEqual([
+      ['webhook.created', { type: 'user', id: owner.id }],
+      ['webhook.updated', { type: 'user', id: adminId }],
+      ['webhook.secret_rotated', { type: 'user', id: owner.id }],
+      ['webhook.deleted', { type: 'user', id: adminId }],
+    ]);
+    expect(JSON.stringify(trail)).not.toMatch(/whsec_/);
+    const other = await member('audo');
+    const hidden = await http.get(`${stack.restUrl}/events?resource_type=webhook&resource_id=${id}`, {
+      token: other.token,
+    });
+    expect([hidden.status, hidden.body.data]).toEqual([200, []]);
+  });
 });

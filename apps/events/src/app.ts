@@ -1,8 +1,17 @@
 /** Assembles the events subgraph from its dependencies; main.ts listens, tests call it in-process. */
-import { queueConnection } from '@platform/config';
+import { closeRedis, connectRedis, queueConnection } from '@platform/config';
 import { SecretBox } from '@platform/events';
 import { startSubgraph, type StartedSubgraph, type SubgraphAppDeps } from '@platform/graphql-server';
-import { DeliveryQueue, DeliveryStore, EventFanOut, EventStore, WebhookStore } from '@platform/webhooks';
+import { EventRelay } from '@platform/mongo';
+import {
+  DeliveryQueue,
+  DeliveryStore,
+  EventFanOut,
+  EventStore,
+  WebhookStore,
+  localTransport,
+  ownerDeliveryBudget,
+} from '@platform/webhooks';
 import typeDefs from './schema.graphql';
 import type { EventsContext } from './context';
 import type { EventsEnvironment } from './environment';
@@ -28,14 +37,36 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
   const deliveries = new DeliveryStore(deps.db);
   const webhooks = new WebhookStore(deps.db, new SecretBox(env.webhookSecretsKey));
   const queue = new DeliveryQueue(queueConnection(env.REDIS_URL, 'queue'), env.WEBHOOK_QUEUE_PREFIX);
-  const fanOut = new EventFanOut(store, webhooks, deliveries, queue, deps.logger);
-  const feed = new EventFeed(store, fanOut);
-  const service = new WebhookService(webhooks, deliveries, fanOut, {
-    production: deps.production,
-    allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK || env.WEBHOOK_EGRESS === 'loopback',
-    overlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
-    maxPerOwner: env.WEBHOOK_MAX_PER_OWNER,
+  const budgetRedis = connectRedis(env.REDIS_URL, 500, deps.logger, {
+    purpose: 'webhook delivery budget',
+    fallback: 'each process counts the owners’ deliveries on its own',
   });
+  const budget = ownerDeliveryBudget({
+    redis: budgetRedis,
+    points: env.WEBHOOK_OWNER_DELIVERY_BUDGET,
+    windowSeconds: env.WEBHOOK_OWNER_BUDGET_WINDOW_SECONDS,
+  });
+  const fanOut = new EventFanOut(store, webhooks, deliveries, queue, deps.logger, budget);
+  const feed = new EventFeed(store, fanOut);
+  // The webhook writes' events go through this database's own outbox, published locally (as the worker's are).
+  const relay = new EventRelay({
+    db: deps.db,
+    logger: deps.logger,
+    transport: localTransport(fanOut, store),
+    sweepAfterMs: 10_000,
+  });
+  const service = new WebhookService(
+    webhooks,
+    deliveries,
+    fanOut,
+    {
+      production: deps.production,
+      allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK || env.WEBHOOK_EGRESS === 'loopback',
+      overlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
+      maxPerOwner: env.WEBHOOK_MAX_PER_OWNER,
+    },
+    relay.outbox,
+  );
   const accounts = new AccountDeletion(store, webhooks, deliveries, queue, {
     waitMs: DELETION_WAIT_MS,
     maxAttemptMs: MAX_ATTEMPT_MS,
@@ -60,7 +91,11 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
     webhooks
       .resealAll()
       .then(({ resealed, due, unreadable }) => {
-        if (resealed > 0) deps.logger.info({ webhooks: resealed }, 'webhook signing secrets sealed anew under WEBHOOK_SECRETS_KEY');
+        if (resealed > 0)
+          deps.logger.info(
+            { webhooks: resealed },
+            'webhook signing secrets sealed anew under WEBHOOK_SECRETS_KEY',
+          );
         if (unreadable > 0) {
           deps.logger.warn(
             { webhooks: unreadable },
@@ -79,7 +114,8 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
         ),
       );
   void reseal();
-  const resealing = env.webhookSecretsKey.accepted.length > 1 ? setInterval(reseal, RESEAL_PASS_MS) : undefined;
+  const resealing =
+    env.webhookSecretsKey.accepted.length > 1 ? setInterval(reseal, RESEAL_PASS_MS) : undefined;
   resealing?.unref();
   const started = await startSubgraph<EventsContext>({
     ...deps,
@@ -87,12 +123,15 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
     resolvers,
     services: { feed, webhooks: service, accounts },
   });
+  relay.start();
   return {
     ...started,
     close: async () => {
       clearInterval(expiry);
       clearInterval(resealing);
+      await relay.close();
       await queue.close();
+      await closeRedis(budgetRedis);
     },
   };
 }

@@ -25,4 +25,7 @@ export const webhooksEnvironment = z.object({
    * name looked up but `localhost`: not even a DNS query leaves the machine (the test kit's systems, sandboxes).
    */
   WEBHOOK_EGRESS: z.enum(['public', 'loopback']).default('public'),
+  /** Deliveries one owner's webhooks are given per window; the rest are withheld (redeliverable by the owner). */
+  WEBHOOK_OWNER_DELIVERY_BUDGET: z.coerce.number().int().min(1).max(10_000_000).default(1_200),
+  WEBHOOK_OWNER_BUDGET_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 });

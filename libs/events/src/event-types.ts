@@ -4,7 +4,7 @@
  * contract, the GraphQL enum check and the webhook subscriptions cannot drift apart.
  */
 
-/** Every event type a write records, plus the events service's own (`webhook.disabled`). */
+/** Every event type a write records, the webhook writes (the events service's own) included. */
 export const EVENT_TYPES = [
   'user.created',
   'user.updated',
@@ -26,6 +26,10 @@ export const EVENT_TYPES = [
   'api_key.created',
   'api_key.updated',
   'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.secret_rotated',
+  'webhook.deleted',
   'webhook.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,7 +5,7 @@
  *
  * - Every reader needs the read scope of the event's kind, admins included: a token narrowed to `items:read` (or an
  *   admin's API key made with it) reads item events only, as it reads items only.
- * - A private event (API keys, password resets, `webhook.disabled`) is read only through a login's token (never an
+ * - A private event (API keys, password resets, webhooks) is read only through a login's token (never an
  *   API key, which may not read API keys either): its owner's, or an admin's (the audit trail).
  * - A webhook delivery leaves the platform: it carries what its owner may read now, within the read scopes of the
  *   token that made the webhook, and a private event only to an endpoint of that event's owner (an admin's endpoint

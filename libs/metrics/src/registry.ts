@@ -210,6 +210,12 @@ export const webhookDuePending = new Gauge({
   help: 'Deliveries due now in the database (what the queue should hold; the sweep re-queues them).',
   registers,
 });
+export const webhookFanOut = new Counter({
+  name: 'webhook_fan_out_deliveries_total',
+  help: "Deliveries the fan-out made, by decision (scheduled; over_budget: withheld, its owner's delivery budget spent).",
+  labelNames: ['decision'] as const,
+  registers,
+});
 export const webhooksDisabled = new Counter({
   name: 'webhooks_disabled_total',
   help: 'Endpoints disabled after a delivery failed over the whole retry schedule.',

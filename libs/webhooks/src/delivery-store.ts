@@ -52,6 +52,11 @@ export interface DeliveryDocument {
   nextAttemptAt: Date;
   /** Why it was withheld or given up (no attempt log entry says it). */
   reason: string | null;
+  /**
+   * Withheld by the fan-out, its owner's delivery budget spent (delivery-budget.ts): shown in the owner's log, which
+   * other withheld deliveries are not, and redeliverable by the owner.
+   */
+  overBudget?: boolean;
   lastStatusCode: number | null;
   createdAt: Date;
   updatedAt: Date;
@@ -327,7 +332,8 @@ export class DeliveryStore {
   }
 
   /**
-   * A webhook's deliveries, newest first (the owner's log; withheld ones only for admins), of events `readable`
+   * A webhook's deliveries, newest first (the owner's log; withheld ones only for admins, but those over the owner's
+   * budget), of events `readable`
    * selects (a readableEventsFilter over `audience.*`; null: every one); pings are everyone's.
    */
   ofWebhook(
@@ -340,7 +346,7 @@ export class DeliveryStore {
     },
   ) {
     const conditions: Record<string, unknown>[] = [{ webhookId }];
-    if (!options.withheld) conditions.push({ state: { $ne: 'withheld' } });
+    if (!options.withheld) conditions.push({ $or: [{ state: { $ne: 'withheld' } }, { overBudget: true }] });
     if (options.readable) conditions.push({ $or: [{ audience: null }, options.readable] });
     if (options.before) conditions.push({ _id: { $lt: options.before } });
     return this.deliveries.find({ $and: conditions }).sort({ _id: -1 }).limit(options.first).toArray();

@@ -3,13 +3,15 @@
  * that subscribes to its type a delivery (DeliveryStore, one per event and webhook) and queue it. Fanning out runs for
  * every event of a publish, stored before or not, so a publish retried after the service died between storing and
  * fanning out still fans out (deliveries are keyed, nothing doubles); a webhook created after an event never gets it.
- * Queueing failures (Redis away) are left to the worker's sweep, which queues what the database says is due.
+ * Queueing failures (Redis away) are left to the worker's sweep, which queues what the database says is due. What is
+ * over its owner's budget (delivery-budget.ts) is made withheld, `overBudget`: in the owner's log, redeliverable.
  */
-import { eventsRecorded } from '@platform/metrics';
+import { eventsRecorded, webhookFanOut } from '@platform/metrics';
 import type { PublishedEvent } from '@platform/mongo';
 import type { EventStore, StoredEvent } from './event-store';
 import { newDelivery, type DeliveryDocument, type DeliveryStore, type DeliveryView } from './delivery-store';
 import type { DeliveryQueue } from './delivery-queue';
+import type { DeliveryBudget } from './delivery-budget';
 import { subscribes, webhookScopes, type WebhookStore } from './webhook-store';
 
 export interface FanOutLogger {
@@ -25,6 +27,8 @@ export class EventFanOut {
     private readonly deliveries: DeliveryStore,
     private readonly queue: DeliveryQueue | undefined,
     private readonly logger: FanOutLogger,
+    /** Bounds the deliveries each owner's webhooks are given per window; absent: unbounded. */
+    private readonly budget?: DeliveryBudget,
   ) {}
 
   /** Stores and fans out; resolves how many of the events were new. */
@@ -66,9 +70,43 @@ export class EventFanOut {
         deliveries.push(newDelivery(webhook, message, now));
       }
     }
-    const created = await this.deliveries.createMany(deliveries);
+    const created = await this.deliveries.createMany(await this.withinBudget(deliveries));
     const byId = new Map(events.map((event) => [event._id, event]));
     await this.enqueue(created, (id) => byId.get(id));
+  }
+
+  /**
+   * Each owner's deliveries (events in order) as far as its budget goes; the rest withheld with the reason, never
+   * tried, kept in the owner's log for a redelivery. A budget that cannot be asked (Redis and its insurance away)
+   * withholds nothing: the budget bounds abuse, it does not drop events.
+   */
+  private async withinBudget(deliveries: DeliveryDocument[]): Promise<DeliveryDocument[]> {
+    const budget = this.budget;
+    if (!budget || deliveries.length === 0) return deliveries;
+    const byOwner = new Map<number, DeliveryDocument[]>();
+    for (const d of deliveries) byOwner.set(d.ownerId, [...(byOwner.get(d.ownerId) ?? []), d]);
+    const reason =
+      `over its owner's delivery budget (${budget.points} per ${budget.windowSeconds} s); ` +
+      'not sent: redeliver it when the window has passed';
+    const decided = await Promise.all(
+      [...byOwner.values()].map(async (own) => {
+        const granted = await budget.take(own[0]!.ownerId, own.length).catch((error: unknown) => {
+          this.logger.warn(
+            { err: { message: error instanceof Error ? error.message : String(error) } },
+            'delivery budget unavailable; deliveries made without it',
+          );
+          return own.length;
+        });
+        return own.map((d, i) =>
+          i < granted ? d : { ...d, state: 'withheld' as const, reason, overBudget: true as const },
+        );
+      }),
+    );
+    const all = decided.flat();
+    const over = all.filter((d) => d.overBudget).length;
+    if (over > 0) webhookFanOut.inc({ decision: 'over_budget' }, over);
+    if (all.length > over) webhookFanOut.inc({ decision: 'scheduled' }, all.length - over);
+    return all;
   }
 
   /**
@@ -78,8 +116,10 @@ export class EventFanOut {
   async redeliver(delivery: DeliveryView): Promise<DeliveryView> {
     const now = new Date();
     const attempts = Math.max(delivery.attempts, ...delivery.attemptLog.map((a) => a.n));
-    await this.deliveries.set(delivery, { state: 'pending', attempts, nextAttemptAt: now, reason: null });
-    const pending = { ...delivery, state: 'pending' as const, attempts, nextAttemptAt: now, reason: null };
+    const again = { state: 'pending' as const, attempts, nextAttemptAt: now, reason: null };
+    const changes = delivery.overBudget ? { ...again, overBudget: false } : again;
+    await this.deliveries.set(delivery, changes);
+    const pending = { ...delivery, ...changes };
     const queue = this.queue;
     if (queue) await this.queueing(() => queue.enqueueNow(delivery._id, attempts + 1));
     return pending;

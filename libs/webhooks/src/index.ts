@@ -16,6 +16,7 @@ export {
   WEBHOOKS_COLLECTION,
   subscribes,
   webhookScopes,
+  webhookRepresentation,
   type WebhookDocument,
   type WebhookChanges,
   type SealedSecret,
@@ -43,5 +44,6 @@ export {
   type FirstAttempt,
 } from './delivery-queue';
 export { EventFanOut, type FanOutLogger } from './fan-out';
+export { ownerDeliveryBudget, type DeliveryBudget } from './delivery-budget';
 export { localTransport } from './local-transport';
 export { addressClass, canonicalAddress, isLocalhostName, type CanonicalAddress } from './address-class';

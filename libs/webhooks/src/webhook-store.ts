@@ -5,7 +5,12 @@
  */
 import type { Db, Filter } from 'mongodb';
 import { AppError } from '@platform/errors';
-import { EVENT_READ_SCOPES, UnreadableSecretError, type EventReadScope, type SecretBox } from '@platform/events';
+import {
+  EVENT_READ_SCOPES,
+  UnreadableSecretError,
+  type EventReadScope,
+  type SecretBox,
+} from '@platform/events';
 import {
   deletedAccount,
   DeletionMarks,
@@ -56,6 +61,32 @@ export const webhookScopes = (webhook: Pick<WebhookDocument, 'scopes'>): EventRe
 
 export const subscribes = (webhook: Pick<WebhookDocument, 'eventTypes'>, type: string): boolean =>
   webhook.eventTypes.includes('*') || webhook.eventTypes.includes(type);
+
+/**
+ * A webhook as its events carry it (its REST representation: never a secret, sealed or not), and when the secret
+ * rotated out last keeps signing.
+ */
+export function webhookRepresentation(webhook: WebhookDocument): Record<string, unknown> {
+  const now = Date.now();
+  const previous = webhook.secrets
+    .flatMap((s) =>
+      s.expiresAt !== null && new Date(s.expiresAt).getTime() > now ? [new Date(s.expiresAt)] : [],
+    )
+    .sort((a, b) => b.getTime() - a.getTime())[0];
+  return {
+    id: webhook._id,
+    url: webhook.url,
+    event_types: webhook.eventTypes,
+    scopes: webhookScopes(webhook),
+    description: webhook.description,
+    status: webhook.status,
+    disabled_reason: webhook.disabledReason,
+    owner_id: webhook.ownerId,
+    previous_secret_expires_at: previous?.toISOString() ?? null,
+    created_at: new Date(webhook.createdAt).toISOString(),
+    updated_at: new Date(webhook.updatedAt).toISOString(),
+  };
+}
 
 export class WebhookStore extends SequencedCollection<WebhookDocument> {
   /** Accounts whose deletion is under way or done (ADR 0009): none keeps a webhook. */
@@ -144,19 +175,25 @@ export class WebhookStore extends SequencedCollection<WebhookDocument> {
     return counts;
   }
 
+  /** Inserts the webhook built with a new id, its event recorded around the insert when given (ADR 0023). */
   async create(
     build: (id: number) => Omit<WebhookDocument, 'secrets'>,
     secret: string,
+    event?: WriteEvent<WebhookDocument>,
   ): Promise<WebhookDocument> {
     const id = await this.nextId();
-    const document: WebhookDocument = { ...build(id), secrets: [this.seal(id, secret)] };
-    await this.collection.insertOne(document);
     // The owner's token may outlive its account by a request in flight: after the insert, the owner's deletion mark
-    // (written before the purge sweeps its webhooks) undoes it.
-    if ((await this.marks.undoIfMarked([deletedAccount(document.ownerId)], () => this.collection.deleteOne({ _id: id }))).length > 0) {
-      throw new AppError('UNAUTHENTICATED', 'Invalid token');
-    }
-    return document;
+    // (written before the purge sweeps its webhooks) undoes it, and nothing is published.
+    return this.insertRecorded(
+      { ...build(id), secrets: [this.seal(id, secret)] },
+      event,
+      async (document) => {
+        const undone = await this.marks.undoIfMarked([deletedAccount(document.ownerId)], () =>
+          this.collection.deleteOne({ _id: id }),
+        );
+        if (undone.length > 0) throw new AppError('UNAUTHENTICATED', 'Invalid token');
+      },
+    );
   }
 
   /**
@@ -204,8 +241,8 @@ export class WebhookStore extends SequencedCollection<WebhookDocument> {
     );
   }
 
-  /** Deletes the webhook (at `expectedVersion` when given); false when absent. */
-  delete(id: number, expectedVersion?: number | null): Promise<boolean> {
-    return deleteVersioned(this.versioned, id, expectedVersion);
+  /** Deletes the webhook (at `expectedVersion` when given), with its event when given; false when absent. */
+  delete(id: number, expectedVersion?: number | null, event?: WriteEvent<WebhookDocument>): Promise<boolean> {
+    return deleteVersioned(this.versioned, id, expectedVersion, {}, undefined, { event });
   }
 }

@@ -7,11 +7,14 @@
  * A webhook carries at most the read scopes of the token that created it (`scopes`): a token narrowed to `items:read`
  * cannot make an endpoint that streams accounts or posts, nor change (or re-point) a webhook that carries more than it
  * may read (403). Its delivery log lists only the deliveries of events the caller may read now.
+ * Every write records its event with its actor, never a secret; only the owner re-points or re-keys (ADR 0024).
  */
 import { AppError, notFound, validationError } from '@platform/errors';
+import type { EventOutbox, WriteEvent } from '@platform/mongo';
 import { isAdmin, requirePrincipal, type Caller, type Principal } from '@platform/auth';
 import { isSafeText, parseEntityId, UNSAFE_TEXT_MESSAGE } from '@platform/contracts';
 import {
+  buildEvent,
   EVENT_READ_SCOPES,
   EVENT_TYPES,
   eventTypeScope,
@@ -30,7 +33,14 @@ import type {
   WebhookDocument,
   WebhookStore,
 } from '@platform/webhooks';
-import { addressClass, canonicalAddress, isLocalhostName, newDelivery, webhookScopes } from '@platform/webhooks';
+import {
+  addressClass,
+  canonicalAddress,
+  isLocalhostName,
+  newDelivery,
+  webhookRepresentation,
+  webhookScopes,
+} from '@platform/webhooks';
 
 export interface WebhookInput {
   url?: string | null;
@@ -67,7 +77,34 @@ export class WebhookService {
     private readonly deliveries: DeliveryStore,
     private readonly fanOut: EventFanOut,
     private readonly settings: WebhookSettings,
+    /** The events database's change log (the relay publishes locally); absent: webhook writes record no event. */
+    private readonly outbox?: EventOutbox,
   ) {}
+
+  /** A webhook write's event: its true actor, the webhook's representation (no secret), private to its owner. */
+  private webhookEvent(caller: Caller, type: EventType): WriteEvent<WebhookDocument> | undefined {
+    const outbox = this.outbox;
+    if (!outbox) return undefined;
+    return {
+      outbox,
+      of: (webhook) =>
+        buildEvent(caller, type, { type: 'webhook', id: webhook._id }, webhookRepresentation(webhook), {
+          scope: 'users:read',
+          ownerId: webhook.ownerId,
+          private: true,
+        }),
+    };
+  }
+
+  /** Only a webhook's owner sets where it sends and what signs it (an admin's change of either is refused). */
+  private requireOwner(caller: Caller, webhook: WebhookDocument, what: string): void {
+    if (this.owner(caller).userId !== webhook.ownerId) {
+      throw new AppError(
+        'FORBIDDEN',
+        `Not enough permissions: only the webhook's owner may change its ${what}`,
+      );
+    }
+  }
 
   /** A user's own bearer token (no API key, no service): who may hold webhooks. */
   private owner(caller: Caller): Principal {
@@ -98,8 +135,10 @@ export class WebhookService {
     }
     // The host as written: the parser makes `http:///x`, `http:x` and `http:\\x` a URL to host `x`, and drops `@`.
     const authority = /^https?:\/\/([^/\\?#]*)/i.exec(raw)?.[1];
-    if (url.username || url.password || authority?.includes('@')) return fail('url', 'must not hold credentials');
-    if (!authority || authority.startsWith(':')) return fail('url', 'must name a host: scheme://host[:port]/path');
+    if (url.username || url.password || authority?.includes('@'))
+      return fail('url', 'must not hold credentials');
+    if (!authority || authority.startsWith(':'))
+      return fail('url', 'must name a host: scheme://host[:port]/path');
     if (authority.endsWith(':')) return fail('url', 'must not have an empty port');
     if (url.hash) return fail('url', 'must not hold a fragment');
     // An IP literal (any form the parser reads as one) is judged here as the worker would: one it refuses is no
@@ -178,6 +217,7 @@ export class WebhookService {
         updatedAt: now,
       }),
       secret,
+      this.webhookEvent(caller, 'webhook.created'),
     );
     return { webhook, secret };
   }
@@ -221,6 +261,7 @@ export class WebhookService {
   ): Promise<WebhookDocument> {
     const webhook = await this.requireManaged(caller, rawId);
     const changes: Parameters<WebhookStore['update']>[1] = {};
+    if (input.url !== undefined && input.url !== webhook.url) this.requireOwner(caller, webhook, 'url');
     if (input.url !== undefined) changes.url = this.checkUrl(input.url);
     if (input.eventTypes !== undefined)
       changes.eventTypes = this.checkTypes(input.eventTypes, webhookScopes(webhook));
@@ -229,14 +270,23 @@ export class WebhookService {
       changes.status = input.enabled ? 'enabled' : 'disabled';
       changes.disabledReason = input.enabled ? null : 'by its owner';
     }
-    const updated = await this.webhooks.update(webhook._id, changes, expectedVersion);
+    const updated = await this.webhooks.update(
+      webhook._id,
+      changes,
+      expectedVersion,
+      this.webhookEvent(caller, 'webhook.updated'),
+    );
     if (!updated) throw notFound('Webhook', webhook._id);
     return updated;
   }
 
   async delete(caller: Caller, rawId: unknown, expectedVersion?: number | null): Promise<boolean> {
     const webhook = await this.requireManaged(caller, rawId);
-    const deleted = await this.webhooks.delete(webhook._id, expectedVersion);
+    const deleted = await this.webhooks.delete(
+      webhook._id,
+      expectedVersion,
+      this.webhookEvent(caller, 'webhook.deleted'),
+    );
     if (!deleted) throw notFound('Webhook', webhook._id);
     await this.deliveries.deleteOfWebhook(webhook._id);
     return true;
@@ -252,6 +302,7 @@ export class WebhookService {
     overlapSeconds?: number | null,
   ): Promise<{ webhook: WebhookDocument; secret: string }> {
     let webhook = await this.requireManaged(caller, rawId);
+    this.requireOwner(caller, webhook, 'signing secret');
     const overlap = overlapSeconds ?? this.settings.overlapSeconds;
     if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) {
       fail('overlap_seconds', 'must be an integer from 0 to 604800');
@@ -281,6 +332,7 @@ export class WebhookService {
           webhook._id,
           { secrets: [this.webhooks.seal(webhook._id, secret), ...kept] },
           webhook.version ?? 0,
+          this.webhookEvent(caller, 'webhook.secret_rotated'),
         );
         if (!updated) throw notFound('Webhook', webhook._id);
         return { webhook: updated, secret };
@@ -363,7 +415,7 @@ export class WebhookService {
     if (
       !delivery ||
       delivery.webhookId !== webhook._id ||
-      (delivery.state === 'withheld' && !admin) ||
+      (delivery.state === 'withheld' && !admin && !delivery.overBudget) ||
       (delivery.audience &&
         (!canReadEvent(principal, delivery.audience) ||
           (delivery.audience.private && delivery.audience.ownerId !== webhook.ownerId)))

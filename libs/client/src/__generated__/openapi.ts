@@ -1620,7 +1620,7 @@ export interface components {
              */
             url: string;
             /** @description Event types to receive, or `*` for every type */
-            event_types: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | "*")[];
+            event_types: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled") | "*")[];
             description?: string | null;
         };
         /**
@@ -1679,7 +1679,7 @@ export interface components {
              */
             url?: string;
             /** @description Event types to receive, or `*` for every type */
-            event_types?: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | "*")[];
+            event_types?: (("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled") | "*")[];
             description?: string | null;
             /** @description false disables it; true enables it again (also after failing) */
             enabled?: boolean;
@@ -27150,7 +27150,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled") | ("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.disabled")[];
+                type?: ("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled") | ("user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted" | "user.password_reset" | "item.created" | "item.updated" | "item.deleted" | "post.created" | "post.updated" | "post.deleted" | "post.liked" | "post.unliked" | "comment.created" | "comment.updated" | "comment.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled")[];
                 /** @description Only events about this kind of resource */
                 resource_type?: "user" | "item" | "post" | "comment" | "api_key" | "webhook";
                 /** @description Only events about this resource's id */
