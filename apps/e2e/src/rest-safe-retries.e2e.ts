@@ -157,15 +157,22 @@ describe('Idempotency-Key on POST', () => {
     ]);
   });
 
-  it('when a route that reads no body gets a keyed POST with a body nested 10,000 deep, then it is answered as without it (no 500)', async () => {
-    const post = await http.post(rest('/posts'), { token: alice.token, json: { title: 'Deep', body: 'Nest' } });
+  it('when a route that reads no body gets a keyed POST with a body nested 10,000 deep, then it is a client error and nothing is liked (no 500)', async () => {
+    const post = await http.post(rest('/posts'), {
+      token: alice.token,
+      json: { title: 'Deep', body: 'Nest' },
+    });
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const liked = await http.post(rest(`/posts/${post.body.id}/like`), {
       token: bob.token,
       body: deep,
       headers: { 'idempotency-key': `deep-${unique()}`, 'content-type': 'application/json' },
     });
-    expect(liked.status).toBe(200);
+    // Every JSON body is held to the request limits' depth before any route reads it (docs/interface.md).
+    expect(liked.status).toBe(400);
+    expect(JSON.stringify(liked.body)).toContain('nests deeper than');
+    const read = await http.get(rest(`/posts/${post.body.id}`), { token: bob.token });
+    expect(read.body.like_count).toBe(0);
   });
 
   it('when a request is refused for its credential (403 without the scope, 401), then nothing is kept: the retry with a fitting token runs', async () => {
@@ -295,11 +302,19 @@ describe('Idempotency-Key on POST', () => {
       const twice = async (path: string, json?: unknown) => {
         const key = `webhook-${unique()}`;
         const send = () =>
-          http.post(rest(path), { token: alice.token, headers: { 'idempotency-key': key }, ...(json ? { json } : {}) });
+          http.post(rest(path), {
+            token: alice.token,
+            headers: { 'idempotency-key': key },
+            ...(json ? { json } : {}),
+          });
         const first = await send();
         const retry = await send();
         expect(first.headers.get('idempotent-replayed')).toBeNull();
-        const answer = (r: HttpResponse) => ({ status: r.status, body: r.body, location: r.headers.get('location') });
+        const answer = (r: HttpResponse) => ({
+          status: r.status,
+          body: r.body,
+          location: r.headers.get('location'),
+        });
         expect({ ...answer(retry), replayed: retry.headers.get('idempotent-replayed') }).toEqual({
           ...answer(first),
           replayed: 'true',
@@ -309,8 +324,13 @@ describe('Idempotency-Key on POST', () => {
       const created = await twice('/webhooks', { url: receiver.url, event_types: ['item.deleted'] });
       expect(created.status).toBe(201);
       const id = created.body.id as number;
-      const mine = (await http.get(rest('/webhooks'), { token: alice.token })).body as Array<{ id: number; url: string }>;
-      expect(mine.filter((webhook) => webhook.url === receiver.url).map((webhook) => webhook.id)).toEqual([id]);
+      const mine = (await http.get(rest('/webhooks'), { token: alice.token })).body as Array<{
+        id: number;
+        url: string;
+      }>;
+      expect(mine.filter((webhook) => webhook.url === receiver.url).map((webhook) => webhook.id)).toEqual([
+        id,
+      ]);
 
       const rotated = await twice(`/webhooks/${id}/rotate-secret`, { overlap_seconds: 3_600 });
       expect(rotated.status).toBe(200);
@@ -318,13 +338,19 @@ describe('Idempotency-Key on POST', () => {
       expect(ping.status).toBe(202);
       const delivered = await waitFor(async () => {
         const log = await http.get(rest(`/webhooks/${id}/deliveries`), { token: alice.token });
-        return log.body.data?.[0]?.status === 'delivered' ? (log.body.data as Array<{ id: string }>) : undefined;
+        return log.body.data?.[0]?.status === 'delivered'
+          ? (log.body.data as Array<{ id: string }>)
+          : undefined;
       });
       expect(delivered.map((delivery) => delivery.id)).toEqual([ping.body.id]);
       // One rotation: the first secret still signs beside the new one (a second rotation would have ended it).
       const [message] = receiver.received;
-      expect(receiver.verify(message!, rotated.body.secret as string)).toMatchObject({ type: 'webhook.ping' });
-      expect(receiver.verify(message!, created.body.secret as string)).toMatchObject({ type: 'webhook.ping' });
+      expect(receiver.verify(message!, rotated.body.secret as string)).toMatchObject({
+        type: 'webhook.ping',
+      });
+      expect(receiver.verify(message!, created.body.secret as string)).toMatchObject({
+        type: 'webhook.ping',
+      });
       expect((await twice(`/webhooks/${id}/deliveries/${ping.body.id}/redeliver`)).status).toBe(202);
 
       for (const name of await redis.keys('idem:*')) {

@@ -84,8 +84,8 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
   const expiry = store.expiresItself ? setInterval(expire, RETENTION_SWEEP_MS) : undefined;
   expiry?.unref();
   if (expiry) void expire();
-  // What an accepted key sealed is sealed anew under the current one (at start, then every 10 minutes while the ring
-  // holds more than one key: a replica of the step before may still seal with its key), so the old key can retire.
+  // While the ring holds more than one key, what an accepted key sealed is sealed anew under the current one (at start,
+  // then every 10 minutes: a replica of the step before may still seal with its key), so the old key can retire.
   let allCurrent = false;
   const reseal = () =>
     webhooks
@@ -102,7 +102,7 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
             'webhooks hold a signing secret no WEBHOOK_SECRETS_KEY opens: their deliveries fail until the secret is rotated',
           );
         }
-        if (due === 0 && !allCurrent && env.webhookSecretsKey.accepted.length > 1) {
+        if (due === 0 && !allCurrent) {
           deps.logger.info('every readable webhook signing secret is sealed under WEBHOOK_SECRETS_KEY');
         }
         allCurrent = due === 0;
@@ -113,9 +113,10 @@ export async function createEventsApp(deps: SubgraphAppDeps, env: EventsEnvironm
           'webhook secrets re-seal pass failed; the next one tries again',
         ),
       );
-  void reseal();
-  const resealing =
-    env.webhookSecretsKey.accepted.length > 1 ? setInterval(reseal, RESEAL_PASS_MS) : undefined;
+  // With one key there is nothing to re-seal, so no pass reads every webhook.
+  const rotating = env.webhookSecretsKey.accepted.length > 1;
+  if (rotating) void reseal();
+  const resealing = rotating ? setInterval(reseal, RESEAL_PASS_MS) : undefined;
   resealing?.unref();
   const started = await startSubgraph<EventsContext>({
     ...deps,
