@@ -56,6 +56,7 @@ const SECRETS = {
   BOOTSTRAP_API_KEY: `start-key-${randomBytes(12).toString('hex')}`,
   GRAPHIQL_PASSWORD: `graphiql-${randomBytes(12).toString('hex')}`,
   WEBHOOK_SECRETS_KEY: randomBytes(36).toString('base64url'),
+  WEBHOOK_SECRETS_KEY_ACCEPTED: randomBytes(36).toString('base64url'),
 };
 const SETTINGS: Record<string, string> = {
   ...SECRETS,
@@ -127,6 +128,8 @@ const SETTINGS: Record<string, string> = {
   WEBHOOK_CONCURRENCY: '4',
   WEBHOOK_SWEEP_INTERVAL_MS: '5000',
   WEBHOOK_OWNER_CACHE_TTL_MS: '0',
+  WEBHOOK_OWNER_DELIVERY_BUDGET: '500',
+  WEBHOOK_OWNER_BUDGET_WINDOW_SECONDS: '30',
 };
 const SET_BY_LAUNCHER = [
   'PORT',
