@@ -1,5 +1,5 @@
 /**
- * `npm start`: FerretDB (data in .data/) and redis-server unless MONGO_URL / REDIS_URL are set, then the six
+ * `npm start`: FerretDB on PostgreSQL (data in .data/) and redis-server unless MONGO_URL / REDIS_URL are set, then the six
  * processes on their default ports (README.md); prints where each listens; Ctrl-C or SIGTERM stops everything.
  */
 import { join, resolve } from 'node:path';
@@ -52,10 +52,10 @@ async function main(): Promise<void> {
   try {
     let mongoUrl = process.env['MONGO_URL'];
     if (!mongoUrl) {
-      const ferret = await startFerretDb({ dataDir: join(dataDir, 'ferretdb'), port: portFromEnv('mongo', 27017), log, logFile: join(dataDir, 'ferretdb.log') });
+      const ferret = await startFerretDb({ dataDir: join(dataDir, 'ferretdb'), port: portFromEnv('mongo', 27017), durable: true, log, logFile: join(dataDir, 'ferretdb.log') });
       infra.push(ferret);
       mongoUrl = ferret.url;
-      log(`FerretDB ${ferret.url} (data in ${join(dataDir, 'ferretdb')})`);
+      log(`FerretDB ${ferret.url} (on PostgreSQL, data in ${join(dataDir, 'ferretdb', 'postgres')})`);
     }
     let redisUrl = process.env['REDIS_URL'];
     if (!redisUrl) {

@@ -20,7 +20,6 @@ import {
   makeTempDir,
   ownSystemEnv,
   startApp,
-  startFerretDb,
   startRedis,
   startSystem,
   waitForHttpOk,
@@ -29,7 +28,7 @@ import {
   type RunningInfra,
   type RunningSystem,
 } from '@platform/dev-stack';
-import { http, startWebhookReceiver, type WebhookReceiver } from '@platform/testing';
+import { http, startSuiteFerretDb, startWebhookReceiver, type WebhookReceiver } from '@platform/testing';
 import { issueTokens } from './test/accounts';
 import { waitFor } from './test/events-support';
 
@@ -74,7 +73,7 @@ describe('issue 26 acceptance: exactly one event per write, each delivered, thro
   };
 
   beforeAll(async () => {
-    ferret = await startFerretDb({
+    ferret = await startSuiteFerretDb({
       dataDir: join(dir.path, 'ferretdb'),
       logFile: join(dir.path, 'ferretdb.log'),
     });

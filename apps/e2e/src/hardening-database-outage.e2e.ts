@@ -7,8 +7,8 @@
  * classification of the driver's error, not the gateway giving up.
  */
 import { join } from 'node:path';
-import { makeTempDir, startFerretDb, type ManagedProcess, type RunningInfra } from '@platform/dev-stack';
-import { errorCodes, http, startExtraApp, testStack } from '@platform/testing';
+import { makeTempDir, type ManagedProcess } from '@platform/dev-stack';
+import { errorCodes, http, startExtraApp, startSuiteFerretDb, testStack, type SuiteFerretDb } from '@platform/testing';
 import { ADMIN, issueTokens } from './test/accounts';
 
 jest.setTimeout(180_000);
@@ -20,7 +20,7 @@ let token: string;
 describe('the database down and back', () => {
   const dir = makeTempDir('database-outage-');
   const dataDir = join(dir.path, 'ferretdb');
-  let ferret: RunningInfra;
+  let ferret: SuiteFerretDb;
   const processes: ManagedProcess[] = [];
   let restUrl: string;
   let gatewayUrl: string;
@@ -33,7 +33,7 @@ describe('the database down and back', () => {
 
   beforeAll(async () => {
     token = (await issueTokens(stack.restUrl, ADMIN.username, ADMIN.password)).access_token;
-    ferret = await startFerretDb({ dataDir, logFile: join(dir.path, 'ferretdb.log') });
+    ferret = await startSuiteFerretDb({ dataDir, logFile: join(dir.path, 'ferretdb.log') });
     const items = await start('items', { MONGO_URL: ferret.url });
     const posts = await start('posts', { MONGO_URL: ferret.url });
     gatewayUrl = `${await start('gateway', {
@@ -85,7 +85,12 @@ describe('the database down and back', () => {
     expect(errorCodes(viaGateway.body)).toEqual(['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
     expect(viaGateway.text).not.toMatch(/Mongo|ECONNREFUSED|127\.0\.0\.1/);
 
-    ferret = await startFerretDb({ dataDir, port: ferret.port, logFile: join(dir.path, 'ferretdb.log') });
+    ferret = await startSuiteFerretDb({
+      dataDir,
+      port: ferret.port,
+      postgresUrl: ferret.postgresUrl,
+      logFile: join(dir.path, 'ferretdb.log'),
+    });
 
     const deadline = Date.now() + 60_000;
     let recovered = (await http.get(`${restUrl}/items/`, { token })).status;

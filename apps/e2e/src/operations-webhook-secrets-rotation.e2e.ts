@@ -13,7 +13,6 @@ import {
   generatedSecret,
   makeTempDir,
   startApp,
-  startFerretDb,
   startRedis,
   startSystem,
   waitForHttpOk,
@@ -22,7 +21,14 @@ import {
   type RunningSystem,
 } from '@platform/dev-stack';
 import { SecretBox, type SealingKeys } from '@platform/events';
-import { http, startWebhookReceiver, unique, type ReceivedDelivery, type WebhookReceiver } from '@platform/testing';
+import {
+  http,
+  startSuiteFerretDb,
+  startWebhookReceiver,
+  unique,
+  type ReceivedDelivery,
+  type WebhookReceiver,
+} from '@platform/testing';
 import { issueTokens, registerAccount } from './test/accounts';
 import { waitFor } from './test/events-support';
 
@@ -83,7 +89,10 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
   };
 
   beforeAll(async () => {
-    ferret = await startFerretDb({ dataDir: join(dir.path, 'ferretdb'), logFile: join(dir.path, 'ferretdb.log') });
+    ferret = await startSuiteFerretDb({
+      dataDir: join(dir.path, 'ferretdb'),
+      logFile: join(dir.path, 'ferretdb.log'),
+    });
     redis = await startRedis({ dataDir: join(dir.path, 'redis') });
     // As `npm start` runs it: development, no WEBHOOK_SECRETS_KEY (derived from JWT_SECRET), loopback endpoints.
     system = await startSystem({
@@ -123,7 +132,10 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
   it('when the system restarts with a new JWT_SECRET and then rotates WEBHOOK_SECRETS_KEY while items are written, then every acknowledged write is delivered to every webhook, verified with its secret', async () => {
     const rest = system.urls.rest;
     const t0 = Date.now();
-    const mark = (what: string) => process.stdout.write(`[webhook secrets rotation] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+    const mark = (what: string) =>
+      process.stdout.write(
+        `[webhook secrets rotation] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)}s\n`,
+      );
     // Two members, each with a webhook on item.created (items are readable by members: each gets every item's event).
     const members = await Promise.all(
       ['rota', 'rotb'].map(async (prefix) => {
@@ -131,9 +143,18 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
         const token = (await issueTokens(rest, account.username, account.password)).access_token;
         const receiver = await startWebhookReceiver();
         receivers.push(receiver);
-        const hook = await http.post(`${rest}/webhooks`, { token, json: { url: receiver.url, event_types: ['item.created'] } });
+        const hook = await http.post(`${rest}/webhooks`, {
+          token,
+          json: { url: receiver.url, event_types: ['item.created'] },
+        });
         expect(hook.status).toBe(201);
-        return { account, token, receiver, id: hook.body.id as number, secrets: [hook.body.secret as string] };
+        return {
+          account,
+          token,
+          receiver,
+          id: hook.body.id as number,
+          secrets: [hook.body.secret as string],
+        };
       }),
     );
 
@@ -151,7 +172,11 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
         for (let tries = 0; ; tries += 1) {
           if (tries > 1_500) throw new Error('a write was never acknowledged');
           const answer = await http
-            .post(`${rest}/items/`, { token: member.token, headers: { 'idempotency-key': key }, json: { name: key, price: 1 } })
+            .post(`${rest}/items/`, {
+              token: member.token,
+              headers: { 'idempotency-key': key },
+              json: { name: key, price: 1 },
+            })
             .catch((error: unknown) => ({ status: 0, text: String(error), body: {} as { id?: number } }));
           if (answer.status === 201) {
             acknowledged.add(answer.body.id as number);
@@ -167,7 +192,11 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
     });
     const acknowledgedAfter = async (count: number) => {
       const target = acknowledged.size + count;
-      await waitFor(async () => (acknowledged.size >= target ? true : undefined), 120_000, `${count} more writes`);
+      await waitFor(
+        async () => (acknowledged.size >= target ? true : undefined),
+        120_000,
+        `${count} more writes`,
+      );
     };
 
     try {
@@ -182,7 +211,11 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
         await Promise.all(group.map((name) => launch(name, jwtSwitch)));
       }
       // The events service seals anew under the key derived from B what the key derived from A sealed.
-      await waitFor(async () => ((await sealedUnder(DERIVED_B)) ? true : undefined), 60_000, 'the re-seal under B');
+      await waitFor(
+        async () => ((await sealedUnder(DERIVED_B)) ? true : undefined),
+        60_000,
+        'the re-seal under B',
+      );
       await acknowledgedAfter(10);
       // An owner rotates its secret with an overlap: both sign meanwhile, the old one sealed before the JWT rotation.
       const rotation = await http.post(`${rest}/webhooks/${members[1]!.id}/rotate-secret`, {
@@ -198,13 +231,21 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
       // the worker drop JWT_SECRET_ACCEPTED here too: what the key derived from A sealed is sealed anew by now.
       const steps: Array<[string, Record<string, string>, SealingKeys]> = [
         ['publish', { JWT_SECRET: JWT_B, WEBHOOK_SECRETS_KEY_ACCEPTED: KEY }, DERIVED_B],
-        ['switch', { JWT_SECRET: JWT_B, WEBHOOK_SECRETS_KEY: KEY, WEBHOOK_SECRETS_KEY_ACCEPTED: DERIVED_B }, KEY],
+        [
+          'switch',
+          { JWT_SECRET: JWT_B, WEBHOOK_SECRETS_KEY: KEY, WEBHOOK_SECRETS_KEY_ACCEPTED: DERIVED_B },
+          KEY,
+        ],
         ['retire', { JWT_SECRET: JWT_B, WEBHOOK_SECRETS_KEY: KEY }, KEY],
       ];
       for (const [step, env, sealing] of steps) {
         await restart('deliveries', env);
         await restart('events', env);
-        await waitFor(async () => ((await sealedUnder(sealing)) ? true : undefined), 60_000, `every secret sealed under the key of ${step}`);
+        await waitFor(
+          async () => ((await sealedUnder(sealing)) ? true : undefined),
+          60_000,
+          `every secret sealed under the key of ${step}`,
+        );
         await acknowledgedAfter(10);
         mark(`${acknowledged.size} writes; ${step} done`);
       }
@@ -212,7 +253,9 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
       writing = false;
       await Promise.all(writers);
     }
-    mark(`${acknowledged.size} writes acknowledged (refused meanwhile: ${JSON.stringify(refusals)}); waiting for the deliveries`);
+    mark(
+      `${acknowledged.size} writes acknowledged (refused meanwhile: ${JSON.stringify(refusals)}); waiting for the deliveries`,
+    );
 
     // Every acknowledged write's event, at every webhook (at least once; receivers dedupe on webhook-id).
     const itemOf = (delivery: ReceivedDelivery) =>
@@ -234,7 +277,9 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
         const [current, previous] = member.secrets;
         // Every one verifies with the secret answered at creation (sealed before the JWT rotation; within its overlap
         // once the owner rotated); what was written after the rotation with the new secret as well.
-        expect(member.receiver.verify(delivery, previous ?? current!)).toMatchObject({ type: 'item.created' });
+        expect(member.receiver.verify(delivery, previous ?? current!)).toMatchObject({
+          type: 'item.created',
+        });
         if (previous && afterRotation.has(itemOf(delivery))) {
           expect(member.receiver.verify(delivery, current!)).toMatchObject({ type: 'item.created' });
         }
@@ -249,9 +294,13 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
       while (next) {
         const page = await http.get(next, { token });
         expect(page.status).toBe(200);
-        for (const delivery of page.body.data as Array<{ status: string; attempts: Array<{ error: string | null }> }>) {
+        for (const delivery of page.body.data as Array<{
+          status: string;
+          attempts: Array<{ error: string | null }>;
+        }>) {
           states.set(delivery.status, (states.get(delivery.status) ?? 0) + 1);
-          for (const attempt of delivery.attempts) expect(attempt.error ?? '').not.toMatch(/interrupted|secret/);
+          for (const attempt of delivery.attempts)
+            expect(attempt.error ?? '').not.toMatch(/interrupted|secret/);
         }
         const after = page.body.pagination?.nextPageToken as string | undefined;
         next = after ? `${rest}/webhooks/${member.id}/deliveries?pageSize=100&pageToken=${after}` : undefined;

@@ -1,6 +1,6 @@
 /**
  * The development stack: what runs the system on a developer's or CI machine, for `npm start` (tools/launcher), the
- * bench and the tests alike: FerretDB and redis-server provisioned and started, Chromium and the Go and Python tools
+ * bench and the tests alike: FerretDB on PostgreSQL and redis-server provisioned and started, Chromium and the Go and Python tools
  * the checks run, and the six processes from dist/ (startSystem). No production code imports it (eslint.config.mjs).
  */
 export {
@@ -10,8 +10,18 @@ export {
   startRedis,
   makeTempDir,
   FERRETDB_VERSION,
+  type FerretDbOptions,
   type RunningInfra,
 } from './infrastructure';
+export {
+  createPostgresDatabase,
+  ensurePostgres,
+  startPostgres,
+  EMBEDDED_DRIVER_POOL,
+  FERRETDB_POOL_MAX_CONNS,
+  POSTGRES_MAX_CONNECTIONS,
+  type RunningPostgres,
+} from './postgres';
 export { startProcess, type ManagedProcess } from './managed-process';
 export { freePort, waitForHttpOk, waitForPort } from './ports';
 export {

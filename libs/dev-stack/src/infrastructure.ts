@@ -1,7 +1,7 @@
 /**
  * Local infrastructure, provisioned by the project itself: FerretDB v1.24.2 (built from the Go module proxy into a
- * cache outside the repo) and redis-server (Debian package), each started on a free loopback port and stopped again.
- * Used by `npm start` (data kept in .data/) and by jest's globalSetup (fresh temp dirs).
+ * cache outside the repo) on PostgreSQL and redis-server (Debian packages), each on a free loopback port and stopped
+ * again. Used by `npm start` (data kept in .data/), the bench and jest's globalSetup (fresh temp dirs).
  */
 import { execFile as execFileCallback } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { aptInstall } from './apt';
 import { ensureGoTool, type GoTool } from './go-tools';
 import { startProcess, type ManagedProcess } from './managed-process';
 import { freePort, waitForPort } from './ports';
+import { EMBEDDED_DRIVER_POOL, FERRETDB_POOL_MAX_CONNS, startPostgres, type RunningPostgres } from './postgres';
 
 const execFile = promisify(execFileCallback);
 
@@ -91,29 +92,85 @@ async function startInfra(
   const binary = await ensure(options.log);
   mkdirSync(options.dataDir, { recursive: true });
   const port = options.port ?? (await freePort());
-  const proc = startProcess(name, binary, args(port), { logFile: options.logFile, stdio: 'ignore' });
+  // Under `setpriv --pdeathsig` where it exists: the kernel ends the server when its parent dies, even by SIGKILL.
+  const [command, commandArgs] = existsSync('/usr/bin/setpriv')
+    ? ['/usr/bin/setpriv', ['--pdeathsig=SIGTERM', '--', binary, ...args(port)]]
+    : [binary, args(port)];
+  const proc = startProcess(name, command, commandArgs, { logFile: options.logFile, stdio: 'ignore' });
   await waitForPort(port, readyMs, () => proc.child.exitCode === null);
   return { process: proc, url: url(port), port };
 }
 
-export function startFerretDb(options: InfraOptions): Promise<RunningInfra> {
-  const dataDir = options.dataDir.endsWith('/') ? options.dataDir : `${options.dataDir}/`;
-  return startInfra(
-    'ferretdb',
-    options,
-    ensureFerretDb,
-    (port) => [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dataDir}`,
-      `--listen-addr=127.0.0.1:${port}`,
-      `--state-dir=${options.dataDir}`,
-      '--telemetry=disable',
-      '--debug-addr=-',
-      '--log-level=warn',
-    ],
-    30_000,
-    (port) => `mongodb://127.0.0.1:${port}/`,
-  );
+export interface FerretDbOptions extends InfraOptions {
+  /**
+   * The PostgreSQL database FerretDB keeps its data in (createPostgresDatabase on a running cluster); without it, a
+   * cluster of its own in `<dataDir>/postgres`, started and stopped with it.
+   */
+  postgresUrl?: string;
+  /** For a cluster of its own: fsync on (npm start) or off (throwaway data). */
+  durable?: boolean;
+}
+
+/**
+ * FerretDB on PostgreSQL, its pool sized above what its clients can open (postgres.ts). Its URL carries the driver pool
+ * its clients take (`maxPoolSize`).
+ */
+export async function startFerretDb(options: FerretDbOptions): Promise<RunningInfra> {
+  let cluster: RunningPostgres | undefined;
+  let postgresUrl = options.postgresUrl;
+  if (!postgresUrl) {
+    cluster = await startPostgres({
+      dataDir: join(options.dataDir, 'postgres'),
+      log: options.log,
+      durable: options.durable ?? false,
+      ...(options.logFile ? { logFile: `${options.logFile.replace(/\.log$/, '')}-postgres.log` } : {}),
+    });
+    postgresUrl = cluster.url('ferretdb');
+    await cluster.createDatabase('ferretdb').catch(async (error: unknown) => {
+      if (/already exists/.test(String((error as { stderr?: unknown }).stderr))) return;
+      await cluster?.process.stop();
+      throw error;
+    });
+  }
+  const backend = new URL(postgresUrl);
+  backend.searchParams.set('pool_max_conns', String(FERRETDB_POOL_MAX_CONNS));
+  backend.searchParams.set('sslmode', 'disable');
+  let ferret: RunningInfra;
+  try {
+    ferret = await startInfra(
+      'ferretdb',
+      options,
+      ensureFerretDb,
+      (port) => [
+        '--handler=postgresql',
+        `--postgresql-url=${backend.toString()}`,
+        `--listen-addr=127.0.0.1:${port}`,
+        `--state-dir=${options.dataDir}`,
+        '--telemetry=disable',
+        '--debug-addr=-',
+        '--log-level=warn',
+      ],
+      30_000,
+      (port) => `mongodb://127.0.0.1:${port}/?maxPoolSize=${EMBEDDED_DRIVER_POOL}`,
+    );
+  } catch (error) {
+    await cluster?.process.stop();
+    throw error;
+  }
+  if (!cluster) return ferret;
+  const own = cluster;
+  const stopFerret = ferret.process.stop.bind(ferret.process);
+  return {
+    ...ferret,
+    process: {
+      ...ferret.process,
+      async stop(signal?: NodeJS.Signals, graceMs?: number) {
+        const code = await stopFerret(signal, graceMs);
+        await own.process.stop(undefined, graceMs);
+        return code;
+      },
+    },
+  };
 }
 
 export function startRedis(options: InfraOptions): Promise<RunningInfra> {

@@ -13,7 +13,6 @@ import {
   type ReadPreference,
   type WriteConcern,
 } from 'mongodb';
-import { learnWriteTurns } from './write-turns';
 
 export interface MongoHandle {
   client: MongoClient;
@@ -118,7 +117,8 @@ export async function connectMongo(
   const client = new MongoClient(url, {
     appName,
     monitorCommands: options.monitorCommands ?? false,
-    maxPoolSize: 50,
+    // 50 connections unless the connection string says (the embedded FerretDB's does: its pool bounds its clients').
+    maxPoolSize: /[?&]maxPoolSize=/i.test(url) ? new MongoClient(url).options.maxPoolSize : 50,
     minPoolSize: 2,
     serverSelectionTimeoutMS: 5_000,
     connectTimeoutMS: 5_000,
@@ -128,8 +128,6 @@ export async function connectMongo(
   options.beforeConnect?.(client);
   await client.connect();
   const db = client.db(dbName);
-  // Whether its writes take turns (a server with one writer per database: write-turns.ts), known before any request.
-  await learnWriteTurns(db);
   if (options.production && !options.allowStandalone) {
     const problems = await checkTopology(db);
     if (problems.length > 0) {

@@ -1,7 +1,7 @@
 /**
  * The change log's crash guarantee (ADR 0023) on a real FerretDB that is SIGKILLed: writes recorded through the
  * outbox whose process died before publishing (the entry is left behind), some of whose data writes happened and
- * some never did, and FerretDB itself killed and restarted on the same files. The sweep afterwards publishes exactly
+ * some never did, and FerretDB itself killed and restarted on the same database. The sweep afterwards publishes exactly
  * the events whose writes are in the data (a create, an update to its version, a delete, an update followed by a
  * deletion) and drops the others: nothing lost, nothing invented. A push and a sweep of one event publish one id. A
  * write that threw (refused by a unique index, a cascade that failed first) publishes nothing, also once a retry of it
@@ -9,7 +9,8 @@
  */
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
-import { makeTempDir, startFerretDb, type RunningInfra } from '@platform/dev-stack';
+import { makeTempDir } from '@platform/dev-stack';
+import { startSuiteFerretDb, type SuiteFerretDb } from '@platform/testing';
 import { buildEvent } from '@platform/events';
 import { EventRelay, type PublishedEvent } from './event-relay';
 import type { CommitCheck, PendingEvent } from './event-outbox';
@@ -36,7 +37,7 @@ const pending = (
 
 describe('event outbox across a FerretDB crash', () => {
   const dir = makeTempDir('outbox-crash-');
-  let ferret: RunningInfra;
+  let ferret: SuiteFerretDb | undefined;
   let client: MongoClient;
   let db: Db;
   const published: PublishedEvent[] = [];
@@ -48,7 +49,10 @@ describe('event outbox across a FerretDB crash', () => {
   };
   const logger = { info: () => undefined, warn: () => undefined };
   const start = async (port?: number) => {
-    ferret = await startFerretDb({ dataDir: join(dir.path, 'ferretdb'), ...(port ? { port } : {}) });
+    ferret = await startSuiteFerretDb({
+      dataDir: join(dir.path, 'ferretdb'),
+      ...(port && ferret ? { port, postgresUrl: ferret.postgresUrl } : {}),
+    });
     client = await MongoClient.connect(ferret.url, { serverSelectionTimeoutMS: 5_000 });
     db = client.db('outbox_crash');
   };
@@ -109,10 +113,10 @@ describe('event outbox across a FerretDB crash', () => {
     await updateVersioned(target, 7, { name: 'updated, then deleted!' });
     await deleteVersioned(target, 7);
 
-    // FerretDB is SIGKILLed and comes back on the same files; the client reconnects.
-    const port = ferret.port;
+    // FerretDB is SIGKILLed and comes back on the same database; the client reconnects.
+    const port = ferret!.port;
     await client.close(true);
-    await ferret.process.stop('SIGKILL');
+    await ferret!.process.stop('SIGKILL');
     await start(port);
 
     const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 1_000 });
@@ -173,9 +177,9 @@ describe('event outbox across a FerretDB crash', () => {
     await dead.outbox.claims.insertMany([diedBeforeWriting, takenOver, takeover, mayStillWrite]);
     await items.updateOne({ _id: 6 }, { $set: { name: 'written by the takeover', version: 1 } });
 
-    const port = ferret.port;
+    const port = ferret!.port;
     await client.close(true);
-    await ferret.process.stop('SIGKILL');
+    await ferret!.process.stop('SIGKILL');
     await start(port);
 
     const relay = new EventRelay({ db, logger, transport, sweepAfterMs: 1_000 });

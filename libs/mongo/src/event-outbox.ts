@@ -23,8 +23,6 @@
  */
 import type { Collection, Db, Document } from 'mongodb';
 import type { RecordedEvent } from '@platform/events';
-import { currentDeadline } from '@platform/contracts';
-import { databaseTurn } from './write-turns';
 import {
   CLAIM_CLOCK_MARGIN_MS,
   CLAIM_RETENTION_MS,
@@ -140,15 +138,12 @@ export class EventOutbox {
       result !== null && result !== undefined && result !== false,
   ): Promise<R> {
     if (!pending) return write();
-    // In this process's turn on the database, as the write it records (write-turns.ts).
-    await databaseTurn(this.db, currentDeadline(), () =>
-      this.entries.insertOne({
-        _id: pending.event.id,
-        event: pending.event,
-        check: pending.check,
-        recordedAt: new Date(),
-      }),
-    );
+    await this.entries.insertOne({
+      _id: pending.event.id,
+      event: pending.event,
+      check: pending.check,
+      recordedAt: new Date(),
+    });
     let result: R;
     try {
       result = await write();

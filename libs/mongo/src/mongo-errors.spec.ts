@@ -23,10 +23,11 @@ import {
 const serverError = (code: number, errmsg: string, labels: string[] = []) =>
   new MongoServerError({ ok: 0, code, errmsg, errorLabels: labels });
 
-// Measured on FerretDB v1.24.2: 20 concurrent findOneAndUpdate setting one unique e-mail give 1 success and 19 of this.
+// Measured on FerretDB v1.24.2 (PostgreSQL): concurrent updates setting one unique e-mail give 1 success and the rest this.
 const FERRETDB_UPDATE_DUPLICATE =
-  '[msg_findandmodify.go:196 handler.(*Handler).findAndModifyDocument] [update.go:114 common.UpdateDocument] ' +
-  "[collection.go:191 sqlite.(*collection).UpdateAll] constraint failed: UNIQUE constraint failed: index 'users_5e7cc513_email_unique' (2067)";
+  '[msg_update.go:133 handler.(*Handler).updateDocument] [update.go:114 common.UpdateDocument] ' +
+  '[collection.go:227 postgresql.(*collection).UpdateAll] [collection.go:218 postgresql.(*collection).UpdateAll.func1] ' +
+  'ERROR: duplicate key value violates unique constraint "users_5e7cc513_email_unique_fdc48a5f_idx" (SQLSTATE 23505)';
 
 describe('database error classification', () => {
   it.each([
@@ -95,21 +96,18 @@ describe('database error classification', () => {
     },
   );
 
-  // Measured on FerretDB v1.24.2 (ADR 0020): a findAndModify past its maxTimeMS, and a write that met another's lock.
+  // A findAndModify past its maxTimeMS on FerretDB v1.24.2 (Go's context deadline, as code 1).
   const FERRETDB_TIME_LIMIT =
     '[msg_findandmodify.go:196 handler.(*Handler).findAndModifyDocument] [update.go:114 common.UpdateDocument] ' +
-    '[collection.go:191 sqlite.(*collection).UpdateAll] [collection.go:177 sqlite.(*collection).UpdateAll.func1] context deadline exceeded';
-  const FERRETDB_BUSY =
-    '[msg_update.go:133 handler.(*Handler).updateDocument] [update.go:114 common.UpdateDocument] ' +
-    '[collection.go:191 sqlite.(*collection).UpdateAll] database is locked (5) (SQLITE_BUSY)';
+    '[collection.go:227 postgresql.(*collection).UpdateAll] context deadline exceeded';
 
-  it('when FerretDB stops a findAndModify at its maxTimeMS or meets a lock, then the write was not applied and the answer is a 503', () => {
+  it('when the server stops a findAndModify at its maxTimeMS or MongoDB meets a write conflict, then the write was not applied and the answer is a 503', () => {
     for (const error of [serverError(1, FERRETDB_TIME_LIMIT), serverError(50, 'operation exceeded time limit')]) {
       expect(isTimeLimitError(error)).toBe(true);
       expect(writeMayHaveApplied(error)).toBe(false);
       expect(databaseAppError(error)?.code).toBe('SERVICE_UNAVAILABLE');
     }
-    for (const error of [serverError(1, FERRETDB_BUSY), serverError(112, 'WriteConflict')]) {
+    for (const error of [serverError(112, 'WriteConflict'), serverError(24, 'LockTimeout')]) {
       expect(isBusyError(error)).toBe(true);
       expect(writeMayHaveApplied(error)).toBe(false);
       expect(databaseAppError(error)?.code).toBe('SERVICE_UNAVAILABLE');

@@ -21,10 +21,10 @@ import { AppError } from '@platform/errors';
 const DUPLICATE_KEY_CODES = new Set([11000, 11001, 12582]);
 
 /**
- * FerretDB v1 (SQLite backend) reports an insert that a unique index refuses as 11000, but an update or
- * findAndModify refused by one as InternalError (code 1) carrying SQLite's constraint text (codes 2067 / 1555).
+ * FerretDB v1 (PostgreSQL backend) reports an insert that a unique index refuses as 11000, but an update or
+ * findAndModify refused by one as InternalError (code 1) carrying PostgreSQL's unique_violation (SQLSTATE 23505).
  */
-const FERRETDB_UNIQUE_VIOLATION = /UNIQUE constraint failed|\((?:2067|1555)\)$/;
+const FERRETDB_UNIQUE_VIOLATION = /\(SQLSTATE 23505\)$/;
 
 export const isDuplicateKeyError = (error: unknown): error is MongoServerError =>
   error instanceof MongoServerError &&
@@ -56,17 +56,11 @@ const UNAVAILABLE_LABELS = [
   MongoErrorLabel.RetryableError,
 ];
 
-/**
- * FerretDB v1 (SQLite) answers a write that met another writer's lock as InternalError carrying SQLite's SQLITE_BUSY
- * ("database is locked"); MongoDB says WriteConflict (112) or LockTimeout (24). The write was not applied and may be
- * sent again.
- */
+/** MongoDB's WriteConflict (112) and LockTimeout (24): the write was not applied; the server cannot serve it now. */
 const BUSY_CODES = new Set([24, 112]);
-const FERRETDB_BUSY = /SQLITE_BUSY|database is locked/;
 
 export const isBusyError = (error: unknown): boolean =>
-  error instanceof MongoServerError &&
-  (BUSY_CODES.has(Number(error.code)) || (error.code === 1 && FERRETDB_BUSY.test(error.message)));
+  error instanceof MongoServerError && BUSY_CODES.has(Number(error.code));
 
 /**
  * FerretDB v1 answers a findAndModify that ran out of its maxTimeMS as InternalError (code 1) with Go's "context

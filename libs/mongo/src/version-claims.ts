@@ -21,10 +21,9 @@
  * backs off and reads again, within the deadline, then answers 409 with Retry-After: it never overwrites a change it
  * did not see pass.
  *
- * Failures after the claim: a server that answered an error did not apply the write (SQLITE_BUSY / WriteConflict are
- * sent again within the deadline); the holder then gives its claim up (deletes it) while its settledBy is still ahead,
- * so the next writer need not wait. A write whose answer never came (a broken connection, a client timeout) is settled
- * by a read once its commit bound has passed: the version moved (committed: the write's answer) or did not (nothing
+ * Failures after the claim: a server that answered an error did not apply the write; the holder then gives its claim
+ * up (deletes it) while its settledBy is still ahead, so the next writer need not wait. A write whose answer never came
+ * (a broken connection, a client timeout) is settled by a read once its commit bound has passed: the version moved (committed: the write's answer) or did not (nothing
  * committed, nothing will). If even that cannot be learned, OUTCOME_UNKNOWN. A claim whose holder vanished (a crash)
  * is taken over once its settledBy has passed (plus a clock margin between replicas) by inserting the next attempt,
  * `<claim>~<n>`: again one insert decides, and nobody ever deletes a claim that is not their own.
@@ -36,9 +35,9 @@
 import type { Collection, Db, Document, Filter, MatchKeysAndValues } from 'mongodb';
 import { currentDeadline, type Deadline } from '@platform/contracts';
 import { AppError, outcomeUnknown } from '@platform/errors';
-import { isBusyError, isDuplicateKeyError, isWriteConcernError, writeMayHaveApplied } from './mongo-errors';
-import { backoffMs, MAX_BUSY_RETRIES, sleep } from './write-steps';
-import { databaseTurn, documentTurn, leaveDatabaseTurn } from './write-turns';
+import { isDuplicateKeyError, isWriteConcernError, writeMayHaveApplied } from './mongo-errors';
+import { backoffMs, sleep } from './write-steps';
+import { documentTurn } from './write-turns';
 import type { RecordedEvent } from '@platform/events';
 import type { CommitCheck, EventOutbox, PendingEvent, WriteEvent } from './event-outbox';
 
@@ -236,28 +235,21 @@ class ClaimBook {
           }
         : { expiresAt: new Date(now + CLAIM_RETENTION_MS) }),
     };
-    for (let busy = 0; ; busy += 1) {
-      // Never from a read older than CLAIM_FRESH_MS, also after a busy database's retries: the caller reads again.
-      if (Date.now() - readAt >= CLAIM_FRESH_MS) return 'aged';
-      try {
-        await databaseTurn(this.db, deadline, () =>
-          this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) }),
-        );
-        return {
-          _id: claim._id,
-          attempt,
-          settledBy: claim.settledBy.getTime(),
-          takeover: takeoverOf(claim),
-          ...(pending ? { pending } : {}),
-        };
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return null;
-        // SQLITE_BUSY: not inserted; again while the deadline allows.
-        if (!isBusyError(error) || busy >= MAX_BUSY_RETRIES) throw error;
-        await sleep(backoffMs(busy, deadline));
-        deadline.ensureTime();
-      }
+    // Never from a read older than CLAIM_FRESH_MS: the caller reads again.
+    if (Date.now() - readAt >= CLAIM_FRESH_MS) return 'aged';
+    try {
+      await this.claims.insertOne(claim, { maxTimeMS: Math.max(1, deadline.remainingMs()) });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
     }
+    return {
+      _id: claim._id,
+      attempt,
+      settledBy: claim.settledBy.getTime(),
+      takeover: takeoverOf(claim),
+      ...(pending ? { pending } : {}),
+    };
   }
 
   /**
@@ -350,20 +342,17 @@ async function writeInTurn<T extends Versioned, R>(
     if (lost && deadline.expired()) throw beingChanged();
     deadline.ensureTime();
     const read = current;
-    // The claim (carrying the write's event) and the write in one turn on the database (on a server with one writer:
-    // write-turns.ts), so a write queues once; with a cascade first (a delete's `prepare`, which may take seconds),
-    // each step takes its own turn and the cascade none.
+    // The claim (carrying the write's event), then the write (after a delete's cascade, `prepare`, when it has one).
     const claimAndWrite = async (): Promise<
       { held: false; moved?: T | null } | { held: true; written: R | undefined }
     > => {
       if (attempt === null) return { held: false };
       const claimed = attempt;
       let base = read;
-      // In the turn the claim's insert takes (the write's own when it has one, else one for the claim alone): a read
-      // that aged while the write waited (for its turn, a busy server), and every takeover (its holder may have written
-      // after the read that judged it vanished), is read again, and only a version that is still the document's is
+      // A read that aged (a slow caller, a wait for the record's turn) and every takeover (its holder may have written
+      // after the read that judged it vanished) is read again, and only a version that is still the document's is
       // claimed (CLAIM_FRESH_MS).
-      const fresh = await databaseTurn(spec.db, deadline, async () => {
+      const fresh = await (async (): Promise<{ moved: T | null } | { held: HeldClaim | null }> => {
         let again = claimed > 0 || Date.now() - readAt >= CLAIM_FRESH_MS;
         for (;;) {
           if (again) {
@@ -378,7 +367,7 @@ async function writeInTurn<T extends Versioned, R>(
           if (held !== 'aged') return { held };
           again = true;
         }
-      });
+      })();
       if ('moved' in fresh) return { held: false, moved: fresh.moved };
       const held = fresh.held;
       if (!held) return { held: false };
@@ -388,10 +377,7 @@ async function writeInTurn<T extends Versioned, R>(
         : await holding();
       return { held: true, written };
     };
-    // A turn that does not come in time after a lost claim: the same 409 (others kept the record busy).
-    const outcome = spec.prepare
-      ? await claimAndWrite()
-      : await databaseTurn(spec.db, deadline, claimAndWrite, lost ? beingChanged : undefined);
+    const outcome = await claimAndWrite();
     if (!outcome.held && outcome.moved !== undefined) {
       // The document moved (or went) since it was read: nothing was claimed; go on from what it is now.
       current = outcome.moved;
@@ -415,7 +401,7 @@ async function writeInTurn<T extends Versioned, R>(
   }
 }
 
-/** The write step(s) under a held claim: sent again while the database is busy, never after the deadline. */
+/** The write step(s) under a held claim, never after the deadline. */
 async function writeHolding<T extends Versioned, R>(
   spec: VersionedWrite<T, R>,
   book: ClaimBook,
@@ -424,42 +410,27 @@ async function writeHolding<T extends Versioned, R>(
   current: T,
   deadline: Deadline,
 ): Promise<R | undefined> {
-  let prepared = spec.prepare === undefined;
-  for (let busy = 0; ; busy += 1) {
-    if (deadline.expired()) {
-      await book.release(held);
+  if (deadline.expired()) {
+    await book.release(held);
+    deadline.ensureTime();
+  }
+  try {
+    if (spec.prepare) {
+      await spec.prepare(current);
+      // The cascade may have taken a while: the write itself is a write step like any other.
       deadline.ensureTime();
     }
-    try {
-      if (!prepared) {
-        await spec.prepare!(current);
-        prepared = true;
-        // The cascade may have taken a while: the write itself is a write step like any other.
-        deadline.ensureTime();
-      }
-      // In this process's turn on the database (on a server with one writer: write-turns.ts).
-      const written = await databaseTurn(spec.db, deadline, () =>
-        spec.write(from, current, { maxTimeMS: deadline.commitMs }),
-      );
-      if (written === undefined) await book.release(held);
-      return written;
-    } catch (error) {
-      // Every attempt of the step (the driver retries a retryable write once) was sent before its error came back,
-      // each bounded by the commit timeout: after that bound from now, the outcome is final.
-      // Applied on the primary, majority unconfirmed: a read cannot tell whether it will stand.
-      if (isWriteConcernError(error)) throw outcomeUnknown(error);
-      if (writeMayHaveApplied(error)) {
-        // Waiting out the commit bound takes seconds and needs no turn: the other writers go on meanwhile.
-        leaveDatabaseTurn(spec.db);
-        return settle(spec, Date.now() + deadline.commitMs, from, error);
-      }
-      if (isBusyError(error) && busy < MAX_BUSY_RETRIES) {
-        await sleep(backoffMs(busy, deadline));
-        continue;
-      }
-      await book.release(held);
-      throw error;
-    }
+    const written = await spec.write(from, current, { maxTimeMS: deadline.commitMs });
+    if (written === undefined) await book.release(held);
+    return written;
+  } catch (error) {
+    // Every attempt of the step (the driver retries a retryable write once) was sent before its error came back,
+    // each bounded by the commit timeout: after that bound from now, the outcome is final.
+    // Applied on the primary, majority unconfirmed: a read cannot tell whether it will stand.
+    if (isWriteConcernError(error)) throw outcomeUnknown(error);
+    if (writeMayHaveApplied(error)) return settle(spec, Date.now() + deadline.commitMs, from, error);
+    await book.release(held);
+    throw error;
   }
 }
 

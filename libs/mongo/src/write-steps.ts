@@ -1,16 +1,12 @@
 /**
  * What every write step of a request shares (ADR 0020): none starts after the request's deadline (`currentDeadline`,
- * handed down by the caller), a busy database (SQLITE_BUSY on FerretDB v1, WriteConflict on MongoDB: the write was not
- * applied) is met again with a jittered backoff within the deadline, and a failure after which the write may have been
- * applied is OUTCOME_UNKNOWN, never an invitation to retry.
+ * handed down by the caller), and a failure after which the write may have been applied is OUTCOME_UNKNOWN.
  */
 import type { Collection, Document, OptionalUnlessRequiredId } from 'mongodb';
 import { currentDeadline, type Deadline } from '@platform/contracts';
 import { outcomeUnknown } from '@platform/errors';
-import { isBusyError, writeMayHaveApplied } from './mongo-errors';
+import { writeMayHaveApplied } from './mongo-errors';
 
-/** A busy database is met again at most this often per step, within the deadline. */
-export const MAX_BUSY_RETRIES = 20;
 const BACKOFF_FIRST_MS = 10;
 const BACKOFF_MAX_MS = 250;
 
@@ -22,27 +18,19 @@ export const backoffMs = (n: number, deadline: Deadline): number =>
 
 /**
  * Inserts `document` as a write step of the current request: not after its deadline, bounded by its commit timeout
- * where the server honours maxTimeMS on inserts (MongoDB; FerretDB v1 ignores it there), sent again while the database
- * is busy; a failure after which it may have been inserted is OUTCOME_UNKNOWN. Other errors (a duplicate key) as they
- * come.
+ * where the server honours maxTimeMS on inserts (MongoDB; FerretDB v1 ignores it there); a failure after which it may
+ * have been inserted is OUTCOME_UNKNOWN. Other errors (a duplicate key) as they come.
  */
 export async function insertWithinDeadline<T extends Document>(
   collection: Collection<T>,
   document: OptionalUnlessRequiredId<T>,
 ): Promise<void> {
   const deadline = currentDeadline();
-  for (let busy = 0; ; busy += 1) {
-    deadline.ensureTime();
-    try {
-      await collection.insertOne(document, { maxTimeMS: deadline.commitMs });
-      return;
-    } catch (error) {
-      if (isBusyError(error) && busy < MAX_BUSY_RETRIES) {
-        await sleep(backoffMs(busy, deadline));
-        continue;
-      }
-      if (writeMayHaveApplied(error)) throw outcomeUnknown(error);
-      throw error;
-    }
+  deadline.ensureTime();
+  try {
+    await collection.insertOne(document, { maxTimeMS: deadline.commitMs });
+  } catch (error) {
+    if (writeMayHaveApplied(error)) throw outcomeUnknown(error);
+    throw error;
   }
 }

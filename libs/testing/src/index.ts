@@ -6,6 +6,7 @@
 export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
 export { DEVELOPMENT_MODE, startExtraApp, type ExtraApp } from './extra-apps';
 export { startOwnSystem, type OwnSystem } from './own-system';
+export { startSuiteFerretDb, type SuiteFerretDb } from './suite-ferretdb';
 export { http, type HttpOptions, type HttpResponse } from './http-client';
 export { validateOpenApi31 } from './openapi-validation';
 export { lintOpenApi, type SpectralFinding } from './spectral';

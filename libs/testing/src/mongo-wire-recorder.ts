@@ -120,7 +120,7 @@ export async function startMongoWireRecorder(targetUrl: string): Promise<MongoWi
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('wire recorder: no TCP address');
   return {
-    url: `mongodb://127.0.0.1:${address.port}/`,
+    url: `mongodb://127.0.0.1:${address.port}/${target.search}`,
     commands,
     close: async () => {
       for (const socket of sockets) socket.destroy();

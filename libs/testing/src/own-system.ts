@@ -1,5 +1,6 @@
 /**
- * A whole system a test starts for itself, beside the shared stack: its own FerretDB and redis-server and the eight
+ * A whole system a test starts for itself, beside the shared stack: its own FerretDB (on a database of its own on
+ * the run's PostgreSQL cluster) and redis-server and the eight
  * processes from dist/, in production mode with its own secrets (`ownSystemEnv`), on free ports, logging into `dir`.
  * For a test whose results must not depend on what the rest of the suite left in the shared databases.
  */
@@ -7,12 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
   ownSystemEnv,
-  startFerretDb,
   startRedis,
   startSystem,
   type RunningInfra,
   type RunningSystem,
 } from '@platform/dev-stack';
+import { startSuiteFerretDb } from './suite-ferretdb';
 import { testStack } from './test-stack';
 
 export interface OwnSystem {
@@ -32,7 +33,7 @@ export async function startOwnSystem(options: {
   /** The URL the processes reach MongoDB at, from FerretDB's (a wire recorder in between); FerretDB's by default. */
   mongoUrlOf?: (ferretUrl: string) => Promise<string>;
 }): Promise<OwnSystem> {
-  const ferret = await startFerretDb({
+  const ferret = await startSuiteFerretDb({
     dataDir: join(options.dir, 'ferretdb'),
     logFile: join(options.dir, 'ferretdb.log'),
   });

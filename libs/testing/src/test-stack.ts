@@ -4,6 +4,8 @@ export interface TestStack {
   restUrl: string;
   gatewayUrl: string;
   mongoUrl: string;
+  /** The run's PostgreSQL cluster (its `postgres` database), where tests' own FerretDBs get databases of their own. */
+  postgresUrl: string;
   redisUrl: string;
   jwtSecret: string;
   /** SUBGRAPH_SECRET, generated per run: the stack runs in production mode, which requires it. */

@@ -1,8 +1,7 @@
 /**
- * jest globalSetup: FerretDB and redis-server in fresh temp dirs, then the whole system as real processes, run as
- * production runs them (NODE_ENV=production, its secrets generated for this run). The development-only surfaces (the
- * GraphiQL IDE, introspection, per-request MongoDB command counts) are tested on processes of their own that only
- * those tests start (DEVELOPMENT_MODE in extra-apps.ts).
+ * jest globalSetup: PostgreSQL, FerretDB on it and redis-server in fresh temp dirs, then the whole system as real
+ * processes, run as production runs them (NODE_ENV=production, its secrets generated for this run). The development-only
+ * surfaces (the GraphiQL IDE, introspection, MongoDB command counts) are tested on processes only those tests start.
  */
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -16,6 +15,7 @@ import {
   productionMode,
   repositoryRoot,
   startFerretDb,
+  startPostgres,
   startRedis,
   startSystem,
 } from '../../../dev-stack/src';
@@ -31,12 +31,20 @@ export default async function globalSetup(): Promise<void> {
   const started: Array<{ process: { stop(): Promise<unknown> } }> = [];
   const abandon = async (error: unknown): Promise<never> => {
     // A failed start leaves nothing behind: infrastructure stopped, temp dir removed (logs kept on request).
-    await Promise.all(started.map((s) => s.process.stop()));
+    for (const s of started.reverse()) await s.process.stop();
     if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
     throw error;
   };
+  // One PostgreSQL cluster for the run (fsync off: its data goes with the run); tests' own FerretDBs get databases on it.
+  const postgres = await startPostgres({
+    dataDir: join(temp.path, 'postgres'),
+    logFile: join(temp.path, 'postgres.log'),
+    log,
+  }).catch(abandon);
+  started.push(postgres);
   const ferret = await startFerretDb({
     dataDir: join(temp.path, 'ferretdb'),
+    postgresUrl: await postgres.createDatabase('ferretdb').catch(abandon),
     logFile: join(temp.path, 'ferretdb.log'),
     log,
   }).catch(abandon);
@@ -99,6 +107,7 @@ export default async function globalSetup(): Promise<void> {
     restUrl: system.urls.rest,
     gatewayUrl: system.urls.gateway,
     mongoUrl: ferret.url,
+    postgresUrl: postgres.url('postgres'),
     redisUrl: redis.url,
     jwtSecret,
     subgraphSecret,
@@ -111,6 +120,7 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>)['__TEST_STACK_TEARDOWN__'] = async () => {
     await system.stop();
     await Promise.all([ferret.process.stop(), redis.process.stop()]);
+    await postgres.process.stop();
     if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
   };
 }
