@@ -401,7 +401,9 @@ describe('webhook rules', () => {
     expect(key.status).toBe(201);
     // The owner's endpoint hears of the admin's change and keeps its own private events; the admin's URL gets nothing.
     const bodies = () => endpoint.received.map((d) => JSON.parse(d.body) as { type: string; actor: unknown });
-    await waitFor(async () => (bodies().some((e) => e.type === 'api_key.created') ? true : undefined));
+    // Deliveries of different events arrive in any order: wait for both.
+    const arrived = (type: string) => bodies().some((e) => e.type === type);
+    await waitFor(async () => (arrived('api_key.created') && arrived('webhook.updated') ? true : undefined));
     expect(bodies().find((e) => e.type === 'webhook.updated')?.actor).toEqual({ type: 'user', id: adminId });
     for (const d of endpoint.received) expect(endpoint.verify(d, secret)).toBeTruthy();
     expect(adminEndpoint.received).toEqual([]);

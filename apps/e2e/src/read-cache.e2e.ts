@@ -414,7 +414,8 @@ describe('read cache across replicas sharing Redis', () => {
 
     // Every command Redis runs meanwhile: the generation reads are the scripts over `{rc}` keys (and, in a previous
     // release, GETs of `read-cache:generation:*`); rate limits and idempotency records have keys of their own.
-    const monitor = new Redis(`redis://127.0.0.1:${redisPort}`);
+    // No ready check: MONITOR's own connection would see its INFO echoed as a monitored line (ioredis' queue error).
+    const monitor = new Redis(`redis://127.0.0.1:${redisPort}`, { enableReadyCheck: false });
     const reads: string[] = [];
     const watching = await monitor.monitor();
     watching.on('monitor', (_time: string, args: string[], source: string) => {
