@@ -34,6 +34,9 @@ import { waitFor } from './test/events-support';
 
 jest.setTimeout(600_000);
 
+/** How many acknowledged writes the deliveries may lag behind before the writers wait for them. */
+const AHEAD = 8;
+
 const JWT_A = generatedSecret();
 const JWT_B = generatedSecret();
 const KEY = generatedSecret();
@@ -186,8 +189,12 @@ describe('webhooks across a rotation of JWT_SECRET and of WEBHOOK_SECRETS_KEY, u
           refusals[answer.status] = (refusals[answer.status] ?? 0) + 1;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        // A steady load the worker keeps pace with: a write every quarter second per member.
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        // A steady load the worker keeps pace with: no member runs more than a few writes ahead of the deliveries.
+        await waitFor(
+          async () => (receivers.every((r) => r.received.length >= acknowledged.size - AHEAD) ? true : undefined),
+          120_000,
+          'the deliveries to catch up with the writes',
+        );
       }
     });
     const acknowledgedAfter = async (count: number) => {
