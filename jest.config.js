@@ -1,5 +1,6 @@
-// Test kinds by suffix (docs/conventions.md#tests): *.spec.ts unit (no I/O); *.test.ts component and *.e2e.ts whole
-// stack, both against the real processes, FerretDB and redis-server that globalSetup starts once per run.
+// Tiers by suffix (docs/conventions.md#tests): *.spec.ts unit (no I/O); *.test.ts component (the run's FerretDB and
+// redis-server, no process of the system); *.e2e.ts the whole system as real processes. Each tier's globalSetup runs
+// only when one of its files is selected, so `jest --selectProjects unit component` boots no process of the system.
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const moduleNameMapper = Object.fromEntries(
@@ -20,15 +21,21 @@ const common = {
 
 module.exports = {
   maxWorkers: 2,
-  // Stack tests talk to real processes on a shared 2-core machine; testTimeout is a global option in jest 30.
+  // Component and e2e tests talk to real servers on a shared 2-core machine; testTimeout is a global option in jest 30.
   testTimeout: 60_000,
-  testSequencer: '<rootDir>/tools/jest-sequencer.cjs',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts'] },
     {
       ...common,
-      displayName: 'stack',
-      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.test.ts', '<rootDir>/apps/**/*.e2e.ts'],
+      displayName: 'component',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.test.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/component-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/component-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
     },

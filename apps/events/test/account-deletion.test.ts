@@ -7,10 +7,10 @@ import type { Caller } from '@platform/auth';
 import { buildEvent, newSigningSecret, SecretBox } from '@platform/events';
 import { createLogger } from '@platform/logging';
 import { DeliveryQueue, DeliveryStore, EventFanOut, EventStore, WebhookStore } from '@platform/webhooks';
-import { suiteDatabases, testStack, unique } from '@platform/testing';
+import { suiteDatabases, testInfra, unique } from '@platform/testing';
 import { AccountDeletion } from '../src/domain/account-deletion';
 
-const stack = testStack();
+const stack = testInfra();
 const logger = createLogger('events-account-deletion-test', 'silent');
 const service: Caller = {
   principal: { kind: 'service', userId: null, username: 'users', role: 'member', scopes: ['internal'] },

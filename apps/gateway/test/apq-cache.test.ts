@@ -6,10 +6,10 @@
 import { Redis } from 'ioredis';
 import { createLogger } from '@platform/logging';
 import { freePort } from '@platform/dev-stack';
-import { testStack, unique } from '@platform/testing';
+import { testInfra, unique } from '@platform/testing';
 import { RedisApqCache, type RedisApqCacheOptions } from '../src/persisted-operations';
 
-const stack = testStack();
+const stack = testInfra();
 const logger = createLogger('apq-cache-test', 'silent');
 const document = (name: string) => `query ${name} { __typename }`;
 

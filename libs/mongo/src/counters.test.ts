@@ -4,7 +4,7 @@
  * and inserting per id (ADR 0020).
  */
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
-import { suiteDatabases, testStack } from '@platform/testing';
+import { suiteDatabases, testInfra } from '@platform/testing';
 import { ensureIndexes } from './indexes';
 import { ID_BLOCK_SIZE, nextSequenceValue, reserveSequenceUpTo } from './counters';
 
@@ -15,7 +15,7 @@ describe('nextSequenceValue on a real server', () => {
     const db = databases.fresh('seq_');
     await ensureIndexes(db, []);
     // Two Db objects stand for two processes: each keeps its own blocks.
-    const other = await MongoClient.connect(testStack().mongoUrl);
+    const other = await MongoClient.connect(testInfra().mongoUrl);
     try {
       const twin = other.db(db.databaseName);
       const values = await Promise.all(
@@ -24,7 +24,7 @@ describe('nextSequenceValue on a real server', () => {
       expect(new Set(values).size).toBe(250);
       expect(Math.min(...values)).toBeGreaterThanOrEqual(1);
       // Restarted (a new process): above every block handed out before, never a value of one.
-      const restarted = (await MongoClient.connect(testStack().mongoUrl)).db(db.databaseName);
+      const restarted = (await MongoClient.connect(testInfra().mongoUrl)).db(db.databaseName);
       const next = await nextSequenceValue(restarted, 'things');
       expect(next).toBeGreaterThan(Math.max(...values));
       await restarted.client.close();
@@ -34,7 +34,7 @@ describe('nextSequenceValue on a real server', () => {
   });
 
   it('when a block is in hand, then an allocation sends nothing to the database', async () => {
-    const client = await MongoClient.connect(testStack().mongoUrl, { monitorCommands: true });
+    const client = await MongoClient.connect(testInfra().mongoUrl, { monitorCommands: true });
     try {
       const db = client.db(databases.fresh('seqcost_').databaseName);
       const commands: string[] = [];

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { keyRing, type KeyRing } from '@platform/auth';
 import { createLogger } from '@platform/logging';
-import { testStack } from '@platform/testing';
+import { testInfra } from '@platform/testing';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency-store';
 
 const OLD = 'old-idempotency-secret-with-32-bytes-000000';
@@ -18,7 +18,7 @@ describe('idempotency store with a key ring', () => {
   const stores: IdempotencyStore[] = [];
   const storeWith = (secret: KeyRing | string): IdempotencyStore => {
     const store = createIdempotencyStore({
-      redisUrl: testStack().redisUrl,
+      redisUrl: testInfra().redisUrl,
       commandTimeoutMs: 1_000,
       logger,
       ttlMs: 60_000,

@@ -1,6 +1,6 @@
 /** libs/config's one Redis connection function (every store here opens through it), on the suite's redis-server. */
 import { createLogger } from '@platform/logging';
-import { testStack } from '@platform/testing';
+import { testInfra } from '@platform/testing';
 import { closeRedis, connectRedis, redisReady, writesReplicated } from '@platform/config';
 
 const logger = createLogger('redis-connection-test', 'silent');
@@ -8,7 +8,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('connectRedis', () => {
   it('when a connection ends without closeRedis (as ioredis ends one whose connector threw), then it connects again by itself; after closeRedis it stays closed', async () => {
-    const redis = connectRedis(testStack().redisUrl, 500, logger, { purpose: 'test', fallback: 'none' });
+    const redis = connectRedis(testInfra().redisUrl, 500, logger, { purpose: 'test', fallback: 'none' });
     try {
       expect(await redisReady(redis, 5_000)).toBe(true);
       redis.disconnect();
@@ -24,7 +24,7 @@ describe('connectRedis', () => {
   });
 
   it('when Redis is one node, then writes count as replicated without asking (there is no failover to lose them to)', async () => {
-    const redis = connectRedis(testStack().redisUrl, 500, logger, { purpose: 'test', fallback: 'none' });
+    const redis = connectRedis(testInfra().redisUrl, 500, logger, { purpose: 'test', fallback: 'none' });
     try {
       expect(await redisReady(redis, 5_000)).toBe(true);
       const started = Date.now();

@@ -6,14 +6,14 @@
  */
 import type { Redis } from 'ioredis';
 import { createLogger } from '@platform/logging';
-import { testStack, unique } from '@platform/testing';
+import { testInfra, unique } from '@platform/testing';
 import { GenerationCache } from './generation-cache';
 import { anyGeneration, entityGeneration, flushGeneration } from './generation-keys';
 import { GenerationReader } from './generation-snapshot';
 import { REJOIN_MS, RedisGenerations } from './redis-generations';
 import { createSubgraphWrites, type SubgraphWrites } from './subgraph-writes';
 
-const stack = testStack();
+const stack = testInfra();
 const logger = createLogger('test', 'silent');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,14 +4,14 @@
  * request reading them in one round trip. Each test uses a subgraph name of its own.
  */
 import { createLogger } from '@platform/logging';
-import { testStack, unique } from '@platform/testing';
+import { testInfra, unique } from '@platform/testing';
 import { GenerationCache } from './generation-cache';
 import { anyGeneration, collectionGeneration, entityGeneration, flushGeneration } from './generation-keys';
 import { GenerationReader } from './generation-snapshot';
 import { RedisGenerations } from './redis-generations';
 import { createSubgraphWrites, type SubgraphWrites } from './subgraph-writes';
 
-const stack = testStack();
+const stack = testInfra();
 const logger = createLogger('test', 'silent');
 
 describe('generations in Redis', () => {

@@ -5,7 +5,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { EMBEDDED_DRIVER_POOL } from '@platform/dev-stack';
-import { testStack } from './test-stack';
+import { testInfra } from './test-stack';
 import { unique } from './suite-apps';
 
 const BURST = 120;
@@ -14,7 +14,7 @@ describe('the embedded database under a burst on one document', () => {
   let client: MongoClient;
   beforeAll(async () => {
     // A client holding a connection per update (the burst reaches FerretDB at once), failing a hung one in 20 s.
-    client = new MongoClient(testStack().mongoUrl, {
+    client = new MongoClient(testInfra().mongoUrl, {
       maxPoolSize: BURST,
       minPoolSize: BURST,
       socketTimeoutMS: 20_000,

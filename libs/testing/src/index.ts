@@ -3,7 +3,7 @@
  * beside it, the HTTP test client, OpenAPI validation and Spectral, an OTLP receiver, the MongoDB wire recorder and
  * index coverage. It builds on @platform/dev-stack; neither production code nor npm start nor the bench import it.
  */
-export { stackSubgraphSecret, testStack, type TestStack } from './test-stack';
+export { stackSubgraphSecret, testInfra, testStack, type TestInfra, type TestStack } from './test-stack';
 export { DEVELOPMENT_MODE, startExtraApp, type ExtraApp } from './extra-apps';
 export { startOwnSystem, type OwnSystem } from './own-system';
 export { startSuiteFerretDb, type SuiteFerretDb } from './suite-ferretdb';
@@ -18,3 +18,4 @@ export { expectPreflightAllowed } from './cors';
 export { suiteDatabases } from './suite-databases';
 export { startWebhookReceiver, type WebhookReceiver, type ReceivedDelivery } from './webhook-receiver';
 export { SPECIAL_IPV4, SPECIAL_IPV6, SPECIAL_URLS, PUBLIC_ADDRESSES, PUBLIC_URLS, type SpecialRange } from './special-addresses';
+export { waitFor, waitUntil } from './wait';

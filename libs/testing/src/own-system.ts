@@ -14,7 +14,7 @@ import {
   type RunningSystem,
 } from '@platform/dev-stack';
 import { startSuiteFerretDb } from './suite-ferretdb';
-import { testStack } from './test-stack';
+import { testInfra } from './test-stack';
 
 export interface OwnSystem {
   system: RunningSystem;
@@ -41,7 +41,7 @@ export async function startOwnSystem(options: {
   const stopInfra = () => Promise.all([ferret.process.stop(), redis.process.stop()]);
   try {
     const system = await startSystem({
-      rootDir: testStack().rootDir,
+      rootDir: testInfra().rootDir,
       mongoUrl: options.mongoUrlOf ? await options.mongoUrlOf(ferret.url) : ferret.url,
       redisUrl: redis.url,
       jwtSecret: randomBytes(48).toString('base64url'),

@@ -2,7 +2,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import { startMongoWireRecorder, type MongoWireRecorder, type RecordedCommand } from './mongo-wire-recorder';
 import { unique } from './suite-apps';
-import { testStack } from './test-stack';
+import { testInfra } from './test-stack';
 
 /**
  * For one describe block: a client connected in a beforeAll this registers; `fresh(prefix)` names a new database
@@ -17,8 +17,8 @@ export function suiteDatabases(options: { recordWire?: boolean } = {}): {
   let recorder: MongoWireRecorder | undefined;
   const databases: Db[] = [];
   beforeAll(async () => {
-    if (options.recordWire) recorder = await startMongoWireRecorder(testStack().mongoUrl);
-    client = await MongoClient.connect(recorder?.url ?? testStack().mongoUrl);
+    if (options.recordWire) recorder = await startMongoWireRecorder(testInfra().mongoUrl);
+    client = await MongoClient.connect(recorder?.url ?? testInfra().mongoUrl);
   });
   afterAll(async () => {
     for (const db of databases.splice(0)) await db.dropDatabase();

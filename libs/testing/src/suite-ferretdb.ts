@@ -3,7 +3,7 @@
  * restarts one (`postgresUrl` of the first start), so a test's data never meets the shared stack's.
  */
 import { createPostgresDatabase, startFerretDb, type RunningInfra } from '@platform/dev-stack';
-import { testStack } from './test-stack';
+import { testInfra } from './test-stack';
 
 export type SuiteFerretDb = RunningInfra & { postgresUrl: string };
 
@@ -13,7 +13,7 @@ export async function startSuiteFerretDb(options: {
   port?: number;
   postgresUrl?: string;
 }): Promise<SuiteFerretDb> {
-  const postgresUrl = options.postgresUrl ?? (await createPostgresDatabase(testStack().postgresUrl));
+  const postgresUrl = options.postgresUrl ?? (await createPostgresDatabase(testInfra().postgresUrl));
   const ferret = await startFerretDb({ ...options, postgresUrl });
   return { ...ferret, postgresUrl };
 }

@@ -10,7 +10,7 @@ import { createLogger } from '@platform/logging';
 import { EventRelay } from '@platform/mongo';
 import { closeRedis, connectRedis } from '@platform/config';
 import { buildEvent } from '@platform/events';
-import { suiteDatabases, testStack, unique } from '@platform/testing';
+import { suiteDatabases, testInfra, unique } from '@platform/testing';
 import {
   DeliveryStore,
   EventFanOut,
@@ -174,7 +174,7 @@ describe('webhook writes', () => {
   });
 
   it("when a delivery is withheld over its owner's budget, then the owner's log shows it and the owner may redeliver it", async () => {
-    const redis = connectRedis(testStack().redisUrl, 1_000, logger, { purpose: 'budget test', fallback: 'none' });
+    const redis = connectRedis(testInfra().redisUrl, 1_000, logger, { purpose: 'budget test', fallback: 'none' });
     try {
       const budget = ownerDeliveryBudget({ redis, points: 1, windowSeconds: 600, keyPrefix: `budget-${unique()}` });
       const store = new WebhookStore(db, new SecretBox(`key-${unique()}`));

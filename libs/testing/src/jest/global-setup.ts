@@ -1,70 +1,40 @@
 /**
- * jest globalSetup: PostgreSQL, FerretDB on it and redis-server in fresh temp dirs, then the whole system as real
- * processes, run as production runs them (NODE_ENV=production, its secrets generated for this run). The development-only
- * surfaces (the GraphiQL IDE, introspection, MongoDB command counts) are tested on processes only those tests start.
+ * jest globalSetup of the e2e tier: the run's infrastructure (./infra), then the whole system as real processes in
+ * production mode with secrets generated for this run; development-only surfaces are tested on processes of their own.
  */
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 // jest loads globalSetup with Node's own resolver (no moduleNameMapper), so the dev stack by its path.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import {
-  ensureChromium,
-  generatedSecret,
-  loopbackTls,
-  makeTempDir,
-  productionMode,
-  repositoryRoot,
-  startFerretDb,
-  startPostgres,
-  startRedis,
-  startSystem,
-} from '../../../dev-stack/src';
+import { ensureChromium, generatedSecret, productionMode, repositoryRoot, startSystem } from '../../../dev-stack/src';
 import type { TestStack } from '../test-stack';
+import { acquireInfra, log, releaseInfra } from './infra';
 
 export default async function globalSetup(): Promise<void> {
   const rootDir = repositoryRoot();
   if (!existsSync(join(rootDir, 'dist', 'apps', 'rest', 'main.js'))) {
     throw new Error('dist/ is missing: run `npm test` (it builds first) or `npm run build`');
   }
-  const temp = makeTempDir('api-platform-test-');
-  const log = (message: string) => process.stdout.write(`[globalSetup] ${message}\n`);
-  const started: Array<{ process: { stop(): Promise<unknown> } }> = [];
+  const { infra, temp } = await acquireInfra();
   const abandon = async (error: unknown): Promise<never> => {
-    // A failed start leaves nothing behind: infrastructure stopped, temp dir removed (logs kept on request).
-    for (const s of started.reverse()) await s.process.stop();
-    if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
+    // A failed start leaves nothing behind: infrastructure stopped (when no other tier holds it), temp dir removed.
+    await releaseInfra();
     throw error;
   };
-  // One PostgreSQL cluster for the run (fsync off: its data goes with the run); tests' own FerretDBs get databases on it.
-  const postgres = await startPostgres({
-    dataDir: join(temp.path, 'postgres'),
-    logFile: join(temp.path, 'postgres.log'),
-    log,
-  }).catch(abandon);
-  started.push(postgres);
-  const ferret = await startFerretDb({
-    dataDir: join(temp.path, 'ferretdb'),
-    postgresUrl: await postgres.createDatabase('ferretdb').catch(abandon),
-    logFile: join(temp.path, 'ferretdb.log'),
-    log,
-  }).catch(abandon);
-  started.push(ferret);
-  const redis = await startRedis({ dataDir: join(temp.path, 'redis'), log }).catch(abandon);
-  started.push(redis);
   // The /docs browser test needs Chromium; installing it here (apt-get, first run on a fresh machine) keeps that
   // test inside its timeout. Without it, only that test fails, with its own clear message.
   await ensureChromium(log).catch((error: unknown) =>
     log(`no chromium: ${error instanceof Error ? error.message : String(error)}`),
   );
   // Production delivers webhooks to https endpoints only: the tests' receivers present this certificate, trusted here.
-  const webhookTls = loopbackTls(temp.path);
+  const webhookTls = infra.webhookTls;
   const jwtSecret = generatedSecret();
   const subgraphSecret = generatedSecret();
   const gatewayMode = process.env['TEST_GATEWAY_MODE'] === 'remote' ? 'remote' : 'embedded';
   const system = await startSystem({
     rootDir,
-    mongoUrl: ferret.url,
-    redisUrl: redis.url,
+    mongoUrl: infra.mongoUrl,
+    redisUrl: infra.redisUrl,
     jwtSecret,
     freePorts: true,
     logDir: temp.path,
@@ -103,24 +73,18 @@ export default async function globalSetup(): Promise<void> {
     },
   }).catch(abandon);
   const stack: TestStack = {
-    rootDir,
     restUrl: system.urls.rest,
     gatewayUrl: system.urls.gateway,
-    mongoUrl: ferret.url,
-    postgresUrl: postgres.url('postgres'),
-    redisUrl: redis.url,
+    ...infra,
     jwtSecret,
     subgraphSecret,
     urls: { ...system.urls, logDir: temp.path },
     metricsUrls: system.metricsUrls,
     gatewayMode,
-    webhookTls,
   };
   process.env['TEST_STACK'] = JSON.stringify(stack);
   (globalThis as Record<string, unknown>)['__TEST_STACK_TEARDOWN__'] = async () => {
     await system.stop();
-    await Promise.all([ferret.process.stop(), redis.process.stop()]);
-    await postgres.process.stop();
-    if (process.env['KEEP_TEST_LOGS'] !== '1') temp.remove();
+    await releaseInfra();
   };
 }
